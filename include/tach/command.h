@@ -1,0 +1,20 @@
+/* Starting and reaping the processes tach feeds: cmd, a decompressor. */
+#ifndef TACH_COMMAND_H
+#define TACH_COMMAND_H
+
+#include <sys/types.h>
+
+/*
+ * Starts argv (found by execvp, never through a shell) with in as its
+ * standard input and out, unless -1, as its standard output.  Returns the
+ * pid, or -1 with errno set to why it could not be run.
+ */
+pid_t	command_spawn(char *const argv[], int in, int out);
+/* Waits for pid, retrying after signals; returns its wait status. */
+int	command_wait(pid_t pid);
+/* Exit status of a failed spawn: 127 not found, 126 not executable. */
+int	command_spawn_status(int error);
+/* A pipe whose ends are closed on exec. */
+void	command_pipe(int fds[2]);
+
+#endif

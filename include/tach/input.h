@@ -1,0 +1,41 @@
+/*
+ * What tach reads: standard input or -f file, its expected length, and
+ * with -z the decompressor that stands between it and the relay.
+ */
+#ifndef TACH_INPUT_H
+#define TACH_INPUT_H
+
+#include <sys/types.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tach/options.h"
+
+struct input {
+	int		 fd;		/* what the relay reads */
+	const char	*name;		/* for messages */
+	/*
+	 * Expected length, 0 if unknown.  It counts the relay's bytes,
+	 * except with -z on a seekable file without -l, where it counts
+	 * compressed bytes: the decompressor's offset in source.
+	 */
+	uint64_t	 size;
+	int		 source;	/* -z: the compressed input, else -1 */
+	off_t		 source_start;
+	pid_t		 decompressor;	/* -1 if none */
+	const char	*decompressor_name;
+	pid_t		 feeder;	/* -z on a pipe: writes it to the decompressor */
+};
+
+/* Opens the input or exits with a message naming it. */
+void		input_open(struct input *in, const struct options *opts);
+/*
+ * Closes what the relay read and reaps any children, killing them first
+ * if stop; returns the decompressor's wait status, or 0.
+ */
+int		input_close(struct input *in, bool stop);
+/* With -z on a seekable file: compressed bytes consumed so far. */
+uint64_t	input_source_done(const struct input *in);
+
+#endif

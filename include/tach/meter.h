@@ -1,0 +1,39 @@
+/*
+ * The meter: rates and the time left, from samples of a byte count taken
+ * on the transfer clock (which excludes time spent stopped).  Pure: every
+ * time comes in as an argument.
+ */
+#ifndef TACH_METER_H
+#define TACH_METER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define METER_SAMPLES	256
+#define METER_RATE_WINDOW	2.0	/* seconds behind the current rate */
+#define METER_ETA_WINDOW	15.0	/* seconds behind the time left */
+#define METER_STALL		3.0	/* seconds without progress: stalled */
+
+struct meter_sample {
+	double		t;
+	uint64_t	bytes;
+};
+
+struct meter {
+	struct meter_sample	ring[METER_SAMPLES];
+	unsigned		newest;
+	unsigned		count;
+	double			last_move;	/* when the count last grew */
+};
+
+void	meter_init(struct meter *m);
+void	meter_update(struct meter *m, double t, uint64_t bytes);
+/* Bytes per second over the last window seconds; 0 before any time passed. */
+double	meter_rate(const struct meter *m, double window);
+/* Bytes per second since the start. */
+double	meter_average(const struct meter *m);
+/* Seconds until size is reached, or -1 when it cannot be told. */
+double	meter_eta(const struct meter *m, uint64_t size);
+bool	meter_stalled(const struct meter *m);
+
+#endif

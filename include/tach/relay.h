@@ -1,0 +1,56 @@
+/*
+ * The transfer engine: moves every byte from one descriptor to another,
+ * by copy_file_range or splice where the kernel offers them, else by a
+ * read/write loop through a page-aligned buffer.
+ */
+#ifndef TACH_RELAY_H
+#define TACH_RELAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Buffers above this are reduced to it (see tach(1), -b). */
+#define RELAY_BUFSIZE_MAX	(64 * 1024 * 1024)
+
+enum relay_end {
+	RELAY_EOF,		/* the input ended and all of it was written */
+	RELAY_READ_ERROR,	/* errno in relay.error */
+	RELAY_WRITE_ERROR,	/* errno in relay.error */
+	RELAY_BROKEN_PIPE,	/* the reader went away */
+	RELAY_STOPPED		/* the service hook asked to stop */
+};
+
+struct relay {
+	int		 in;
+	int		 out;
+	size_t		 bufsize;
+	bool		 zerocopy;	/* false with --no-splice */
+	uint64_t	 bytes;		/* written so far */
+	int		 error;
+	unsigned char	*buf;		/* allocated when first needed */
+	/*
+	 * Called whenever a signal has left work for the main loop;
+	 * returns false to stop the transfer.
+	 */
+	bool		(*service)(void *ctx, uint64_t bytes);
+	void		*ctx;
+};
+
+size_t		relay_default_bufsize(int in, int out);
+void		relay_init(struct relay *r, int in, int out, size_t bufsize,
+		    bool zerocopy);
+enum relay_end	relay_run(struct relay *r);
+/* Writes a whole buffer, counting it; for bytes read before the relay ran. */
+enum relay_end	relay_write(struct relay *r, const void *data, size_t len);
+void		relay_free(struct relay *r);
+
+/* Shared by the engine's tiers. */
+bool		relay_serviced(struct relay *r);
+bool		relay_wait(struct relay *r, bool input, bool output);
+#if TACH_USE_ZEROCOPY
+/* Returns true when it finished the transfer, false to fall back. */
+bool		zerocopy_run(struct relay *r, enum relay_end *end);
+#endif
+
+#endif

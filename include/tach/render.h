@@ -1,0 +1,47 @@
+/*
+ * The renderer: a pure function from the transfer's state, a width and
+ * the terminal's capabilities to the bytes of one status line.
+ */
+#ifndef TACH_RENDER_H
+#define TACH_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Enough for any line of width columns, colour sequences included. */
+#define RENDER_BUFSIZE(width)	((size_t)(width) * 4 + 256)
+
+struct render_caps {
+	bool		 utf8;		/* eighth blocks, UTF-8 in the prefix */
+	const char	*colour_on;	/* before the bar's filled part, or "" */
+	const char	*colour_off;	/* after it, or "" */
+};
+
+struct render_state {
+	const char	*prefix;	/* untrusted text, or NULL */
+	uint64_t	 bytes;		/* bytes moved */
+	uint64_t	 done;		/* progress toward size, same units */
+	uint64_t	 size;		/* 0: unknown */
+	double		 rate;		/* current, bytes per second */
+	double		 average;	/* since the start */
+	double		 elapsed;	/* seconds */
+	double		 eta;		/* seconds left, or < 0 if unknown */
+	bool		 stalled;
+	bool		 final;		/* the closing line: totals */
+	unsigned	 phase;		/* moves the activity indicator */
+};
+
+/*
+ * Writes one line of exactly width - 1 columns (the last column is left
+ * alone so no terminal wraps) into buf, NUL-terminated; returns its length
+ * in bytes.  buflen must be at least RENDER_BUFSIZE(width).
+ */
+size_t	render_line(const struct render_state *s, int width,
+	    const struct render_caps *caps, char *buf, size_t buflen);
+/* "1.50 MiB": three significant digits and an IEC unit. */
+void	render_iec(double value, char *buf, size_t buflen);
+/* "1:02:03", or "2d 01:02:03" past a day. */
+void	render_duration(double seconds, char *buf, size_t buflen);
+
+#endif

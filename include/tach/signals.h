@@ -1,0 +1,40 @@
+/*
+ * Signal handlers only record what arrived; the main loop acts on it
+ * through signals_take().
+ */
+#ifndef TACH_SIGNALS_H
+#define TACH_SIGNALS_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+/* Set by every handler below; cleared by signals_take(). */
+extern volatile sig_atomic_t signal_pending;
+
+enum {
+	SIGNAL_TICK = 1 << 0,	/* the redraw timer fired */
+	SIGNAL_WINCH = 1 << 1,	/* the terminal was resized */
+	SIGNAL_INFO = 1 << 2,	/* SIGUSR1, or SIGINFO where it exists */
+	SIGNAL_TSTP = 1 << 3,	/* ^Z: tidy the terminal, then stop */
+	SIGNAL_CONT = 1 << 4,	/* continued after a stop */
+	SIGNAL_TERMINATE = 1 << 5	/* INT, TERM or HUP: see signals_fatal() */
+};
+
+/* SIGPIPE, SIGINT, SIGTERM, SIGHUP and the info signals. */
+void	signals_install(void);
+/* SIGALRM, SIGWINCH, SIGTSTP and SIGCONT, for a live display. */
+void	signals_install_display(void);
+/* Starts (interval > 0) or stops the redraw timer. */
+void	signals_timer(double interval);
+/* Returns and clears the SIGNAL_* bits that arrived. */
+int	signals_take(void);
+/* The terminating signal that arrived, or 0. */
+int	signals_fatal(void);
+/* Dies of sig as if never caught, so the parent sees 128+sig. */
+_Noreturn void	signals_die(int sig);
+/* Stops the process as ^Z would, returning once continued. */
+void	signals_stop_self(void);
+/* In a child before exec: default dispositions, nothing blocked. */
+void	signals_reset_child(void);
+
+#endif

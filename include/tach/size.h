@@ -1,0 +1,23 @@
+/*
+ * Numbers in progress(1)'s syntax: base 10, an optional suffix
+ * (b=512, k, m, g, t, w; K M G T with an optional "iB" or "B"; a bare "B"),
+ * and products joined by 'x' or '*', e.g. "2x64k".
+ */
+#ifndef TACH_SIZE_H
+#define TACH_SIZE_H
+
+enum size_error {
+	SIZE_OK,
+	SIZE_ILLEGAL,		/* not a number in this syntax */
+	SIZE_OVERFLOW,		/* does not fit in 64 bits */
+	SIZE_TOO_SMALL,		/* below the caller's minimum */
+	SIZE_TOO_LARGE		/* above the caller's maximum */
+};
+
+enum size_error	size_parse(const char *text, long long min, long long max,
+		    long long *value);
+/* Parses an option's value or exits 1 with progress(1)'s message. */
+long long	size_arg(const char *what, const char *text, long long min,
+		    long long max);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * The terminal layer: terminfo through setupterm() on the display
+ * descriptor (never initscr(): stdout may carry the data), with a plain
+ * carriage return and padding where terminfo knows nothing.
+ */
+#ifndef TACH_TERM_H
+#define TACH_TERM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define TERM_CAP_MAX 64
+
+struct terminal {
+	int	fd;
+	int	cols;			/* terminfo's, or 0 */
+	char	cr[TERM_CAP_MAX];
+	char	el[TERM_CAP_MAX];	/* clear to end of line, or "" */
+	char	civis[TERM_CAP_MAX];	/* hide the cursor, or "" */
+	char	cnorm[TERM_CAP_MAX];	/* show it again, or "" */
+	char	colour_on[TERM_CAP_MAX];
+	char	colour_off[TERM_CAP_MAX];
+};
+
+/* Reads the terminal's capabilities; colour only if wanted and possible. */
+void	term_open(struct terminal *t, int fd, bool colour);
+/* Columns: the window's size, else terminfo's, else 80. */
+int	term_width(const struct terminal *t);
+/* Redraws the line in place. */
+void	term_draw(const struct terminal *t, const char *line, size_t len);
+/* Writes raw bytes, ignoring errors (the display never stops the data). */
+void	term_write(const struct terminal *t, const char *s, size_t len);
+
+#endif

@@ -1,0 +1,86 @@
+/*
+ * The command runner.  Children stay in tach's process group, so ^C
+ * reaches them too, and start with default signal dispositions.
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "tach/command.h"
+#include "tach/signals.h"
+
+void
+command_pipe(int fds[2])
+{
+	if (pipe(fds) == -1)
+		err(1, "pipe");
+	if (fcntl(fds[0], F_SETFD, FD_CLOEXEC) == -1 ||
+	    fcntl(fds[1], F_SETFD, FD_CLOEXEC) == -1)
+		err(1, "pipe");
+}
+
+/* Moves fd onto target for the exec; dup2 clears close-on-exec. */
+static void
+place(int fd, int target)
+{
+	if (fd == -1 || fd == target)
+		return;
+	if (dup2(fd, target) == -1)
+		_exit(126);
+}
+
+pid_t
+command_spawn(char *const argv[], int in, int out)
+{
+	int report[2], error;
+	ssize_t n;
+	pid_t pid;
+
+	/* The child writes errno here if exec fails; exec closes it. */
+	command_pipe(report);
+	if ((pid = fork()) == -1)
+		err(1, "fork");
+	if (pid == 0) {
+		signals_reset_child();
+		close(report[0]);
+		place(in, STDIN_FILENO);
+		place(out, STDOUT_FILENO);
+		execvp(argv[0], argv);
+		error = errno;
+		(void)write(report[1], &error, sizeof(error));
+		_exit(command_spawn_status(error));
+	}
+	close(report[1]);
+	do
+		n = read(report[0], &error, sizeof(error));
+	while (n == -1 && errno == EINTR);
+	close(report[0]);
+	if (n == (ssize_t)sizeof(error)) {
+		(void)command_wait(pid);
+		errno = error;
+		return -1;
+	}
+	return pid;
+}
+
+int
+command_wait(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) == -1) {
+		if (errno != EINTR)
+			err(1, "waitpid");
+	}
+	return status;
+}
+
+int
+command_spawn_status(int error)
+{
+	return error == ENOENT || error == ENOTDIR ? 127 : 126;
+}

@@ -1,0 +1,122 @@
+/*
+ * tach: copy standard input (or -f file) to standard output, or into a
+ * command, while drawing a progress and rate bar on the terminal.
+ *
+ * Data flow: options -> input (a file, stdin, or a decompressor's output)
+ * -> relay (the transfer engine) -> stdout or cmd's stdin.  The relay
+ * calls display_service() whenever a signal arrived; the display feeds
+ * the meter and redraws through the renderer and the terminal layer.
+ */
+#include <sys/wait.h>
+
+#include <err.h>
+#include <errno.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "tach/command.h"
+#include "tach/display.h"
+#include "tach/input.h"
+#include "tach/options.h"
+#include "tach/relay.h"
+#include "tach/signals.h"
+
+/* Starts cmd reading a pipe; returns the pipe's end that tach writes. */
+static int
+start_command(const struct options *opts, struct input *in, pid_t *pid)
+{
+	int fds[2], error;
+
+	command_pipe(fds);
+	*pid = command_spawn(opts->cmd, fds[0], -1);
+	error = errno;
+	close(fds[0]);
+	if (*pid == -1) {
+		close(fds[1]);
+		input_close(in, true);
+		errc(command_spawn_status(error), error, "%s", opts->cmd[0]);
+	}
+	return fds[1];
+}
+
+static size_t
+buffer_size(const struct options *opts, int in, int out)
+{
+	if (opts->bufsize == 0)
+		return relay_default_bufsize(in, out);
+	if (opts->bufsize > RELAY_BUFSIZE_MAX)
+		return RELAY_BUFSIZE_MAX;
+	return (size_t)opts->bufsize;
+}
+
+/* A child's death by signal N becomes tach's, so the shell sees 128+N. */
+static int
+exit_status(int status)
+{
+	if (WIFSIGNALED(status))
+		signals_die(WTERMSIG(status));
+	return WEXITSTATUS(status);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct options opts;
+	struct input in;
+	struct display display;
+	struct relay relay;
+	enum relay_end end;
+	pid_t cmd = -1;
+	int out = STDOUT_FILENO, cmd_status = 0, source_status;
+
+	setlocale(LC_ALL, "");
+	options_parse(&opts, argc, argv);
+	signals_install();
+	input_open(&in, &opts);
+	if (opts.cmd != NULL)
+		out = start_command(&opts, &in, &cmd);
+	display_start(&display, &opts, &in);
+
+	relay_init(&relay, in.fd, out, buffer_size(&opts, in.fd, out),
+	    !opts.no_splice);
+	relay.service = display_service;
+	relay.ctx = &display;
+	end = relay_run(&relay);
+	relay_free(&relay);
+
+	if (end == RELAY_EOF && close(out) == -1 && errno != EINTR) {
+		end = RELAY_WRITE_ERROR;
+		relay.error = errno;
+	} else if (out != STDOUT_FILENO)
+		close(out);		/* cmd sees the end of its input */
+	source_status = input_close(&in, end != RELAY_EOF);
+	if (cmd != -1) {
+		if (end == RELAY_STOPPED)
+			kill(cmd, signals_fatal());
+		cmd_status = command_wait(cmd);
+	}
+	display_finish(&display, relay.bytes);
+
+	switch (end) {
+	case RELAY_EOF:
+		break;
+	case RELAY_STOPPED:
+		signals_die(signals_fatal());
+	case RELAY_BROKEN_PIPE:
+		signals_die(SIGPIPE);
+	case RELAY_READ_ERROR:
+		errc(1, relay.error, "reading %s", opts.decompress ?
+		    in.decompressor_name : in.name);
+	case RELAY_WRITE_ERROR:
+		errc(1, relay.error, "writing %s", cmd != -1 ? opts.cmd[0] :
+		    "stdout");
+	}
+	if (signals_fatal() != 0)
+		signals_die(signals_fatal());
+	if (cmd_status != 0)
+		return exit_status(cmd_status);
+	return exit_status(source_status);
+}

@@ -1,0 +1,197 @@
+/*
+ * The transfer engine's portable part: buffer sizing, waiting, and the
+ * read/write loop that every system has and every other tier falls back to.
+ */
+#include <sys/stat.h>
+
+#include <err.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "tach/relay.h"
+#include "tach/signals.h"
+
+/*
+ * The smallest default buffer; see doc/PERFORMANCE.md for the measurements
+ * behind it.
+ */
+#define RELAY_BUFSIZE_MIN	(256 * 1024)
+
+static size_t
+block_size(int fd)
+{
+	struct stat sb;
+
+	if (fstat(fd, &sb) == -1 || sb.st_blksize <= 0)
+		return 4096;
+	return (size_t)sb.st_blksize;
+}
+
+size_t
+relay_default_bufsize(int in, int out)
+{
+	size_t blk, inblk = block_size(in), outblk = block_size(out);
+
+	blk = inblk > outblk ? inblk : outblk;
+	if (blk > RELAY_BUFSIZE_MAX)
+		return RELAY_BUFSIZE_MAX;
+	if (blk >= RELAY_BUFSIZE_MIN)
+		return blk;
+	return (RELAY_BUFSIZE_MIN + blk - 1) / blk * blk;
+}
+
+void
+relay_init(struct relay *r, int in, int out, size_t bufsize, bool zerocopy)
+{
+	memset(r, 0, sizeof(*r));
+	r->in = in;
+	r->out = out;
+	r->bufsize = bufsize > RELAY_BUFSIZE_MAX ? RELAY_BUFSIZE_MAX : bufsize;
+	r->zerocopy = zerocopy;
+}
+
+void
+relay_free(struct relay *r)
+{
+	free(r->buf);
+	r->buf = NULL;
+}
+
+/* Lets the main loop act on signals; false means stop. */
+bool
+relay_serviced(struct relay *r)
+{
+	if (!signal_pending || r->service == NULL)
+		return true;
+	return r->service(r->ctx, r->bytes);
+}
+
+/*
+ * Waits until each named side has been ready once: a descriptor inherited
+ * with O_NONBLOCK answered EAGAIN, and spinning on it would burn a core.
+ * A signal cuts the wait short so the main loop can run.
+ */
+bool
+relay_wait(struct relay *r, bool input, bool output)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = input ? r->in : -1, .events = POLLIN },
+		{ .fd = output ? r->out : -1, .events = POLLOUT },
+	};
+
+	while (pfd[0].fd != -1 || pfd[1].fd != -1) {
+		if (poll(pfd, 2, -1) == -1) {
+			if (errno != EINTR)
+				return true;	/* the retried call will say why */
+			if (!relay_serviced(r))
+				return false;
+			continue;
+		}
+		for (int i = 0; i < 2; i++)
+			if (pfd[i].revents != 0)
+				pfd[i].fd = -1;
+	}
+	return true;
+}
+
+enum relay_end
+relay_write(struct relay *r, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	ssize_t n;
+
+	while (len > 0) {
+		n = write(r->out, p, len);
+		if (n > 0) {
+			p += n;
+			len -= (size_t)n;
+			r->bytes += (uint64_t)n;
+			if (!relay_serviced(r))
+				return RELAY_STOPPED;
+			continue;
+		}
+		if (n == 0)
+			errno = ENOSPC;		/* as gnulib's full_write */
+		switch (errno) {
+		case EINTR:
+			if (!relay_serviced(r))
+				return RELAY_STOPPED;
+			break;
+		case EAGAIN:
+#if EWOULDBLOCK != EAGAIN
+		case EWOULDBLOCK:
+#endif
+			if (!relay_wait(r, false, true))
+				return RELAY_STOPPED;
+			break;
+		case EPIPE:
+			return RELAY_BROKEN_PIPE;
+		default:
+			r->error = errno;
+			return RELAY_WRITE_ERROR;
+		}
+	}
+	return RELAY_EOF;
+}
+
+/* Whatever is read is written at once, so interactive streams stay live. */
+static enum relay_end
+copy_loop(struct relay *r)
+{
+	enum relay_end end;
+	ssize_t n;
+
+	if (r->buf == NULL) {
+		long page = sysconf(_SC_PAGESIZE);
+		size_t alloc = (r->bufsize + (size_t)page - 1) /
+		    (size_t)page * (size_t)page;
+		void *buf;
+
+		if ((errno = posix_memalign(&buf, (size_t)page, alloc)) != 0)
+			err(1, "buffer of %zu bytes", alloc);
+		r->buf = buf;
+	}
+	for (;;) {
+		n = read(r->in, r->buf, r->bufsize);
+		if (n > 0) {
+			if ((end = relay_write(r, r->buf, (size_t)n)) !=
+			    RELAY_EOF)
+				return end;
+			continue;
+		}
+		if (n == 0)
+			return RELAY_EOF;
+		switch (errno) {
+		case EINTR:
+			if (!relay_serviced(r))
+				return RELAY_STOPPED;
+			break;
+		case EAGAIN:
+#if EWOULDBLOCK != EAGAIN
+		case EWOULDBLOCK:
+#endif
+			if (!relay_wait(r, true, false))
+				return RELAY_STOPPED;
+			break;
+		default:
+			r->error = errno;
+			return RELAY_READ_ERROR;
+		}
+	}
+}
+
+enum relay_end
+relay_run(struct relay *r)
+{
+#if TACH_USE_ZEROCOPY
+	enum relay_end end;
+
+	if (r->zerocopy && zerocopy_run(r, &end))
+		return end;
+#endif
+	return copy_loop(r);
+}

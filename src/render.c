@@ -1,0 +1,338 @@
+/*
+ * The renderer.  Fields are laid out left to right; when the width is
+ * short, the least important are dropped first, and the bar (or the
+ * activity indicator) takes whatever room is left.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "tach/render.h"
+
+#define FIELD_MAX	48
+#define BAR_MIN		8	/* brackets included */
+#define PREFIX_MAX	256	/* escaped prefix, in bytes, before cutting */
+
+enum kind { TEXT, BAR, ACTIVITY };
+
+struct field {
+	enum kind	kind;
+	int		priority;	/* higher is kept longer */
+	int		cols;		/* width; the minimum for BAR, ACTIVITY */
+	char		text[FIELD_MAX];
+};
+
+struct out {
+	char	*p;
+	char	*end;
+};
+
+static void
+put(struct out *o, const char *s, size_t len)
+{
+	if (len > (size_t)(o->end - o->p))
+		len = (size_t)(o->end - o->p);
+	memcpy(o->p, s, len);
+	o->p += len;
+}
+
+static void
+put_repeat(struct out *o, const char *s, int times)
+{
+	for (int i = 0; i < times; i++)
+		put(o, s, strlen(s));
+}
+
+void
+render_iec(double value, char *buf, size_t buflen)
+{
+	static const char *units[] = { "KiB", "MiB", "GiB", "TiB", "PiB",
+	    "EiB" };
+	int u = -1;
+
+	if (!(value >= 0))
+		value = 0;
+	if (value < 1024) {
+		snprintf(buf, buflen, "%.0f B", value);
+		return;
+	}
+	while (value >= 1024 && u < 5) {
+		value /= 1024;
+		u++;
+	}
+	if (value < 9.995)
+		snprintf(buf, buflen, "%.2f %s", value, units[u]);
+	else if (value < 99.95)
+		snprintf(buf, buflen, "%.1f %s", value, units[u]);
+	else
+		snprintf(buf, buflen, "%.0f %s", value, units[u]);
+}
+
+void
+render_duration(double seconds, char *buf, size_t buflen)
+{
+	unsigned long long s, days;
+
+	if (!(seconds >= 0) || seconds > 1e12) {
+		snprintf(buf, buflen, "-:--:--");
+		return;
+	}
+	s = (unsigned long long)seconds;
+	days = s / 86400;
+	if (days > 0)
+		snprintf(buf, buflen, "%llud %02llu:%02llu:%02llu", days,
+		    s / 3600 % 24, s / 60 % 60, s % 60);
+	else
+		snprintf(buf, buflen, "%llu:%02llu:%02llu", s / 3600,
+		    s / 60 % 60, s % 60);
+}
+
+/* Length of a valid UTF-8 sequence at s (at most n bytes), or 0. */
+static size_t
+utf8_decode(const unsigned char *s, size_t n, wchar_t *cp)
+{
+	size_t len;
+	unsigned long c;
+
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	} else if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		len = 2;
+		c = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		len = 3;
+		c = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		len = 4;
+		c = s[0] & 0x07;
+	} else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && c < 0x800) || (len == 4 && c < 0x10000) ||
+	    c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = (wchar_t)c;
+	return len;
+}
+
+/*
+ * Copies untrusted text for the terminal: printable characters as they
+ * are, everything else (controls, escapes, invalid UTF-8) as \xHH, cut to
+ * at most maxcols columns.  Returns the columns used.
+ */
+static int
+sanitize(const char *text, bool utf8, int maxcols, char *buf, size_t buflen,
+    size_t *buflenused)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t n = strlen(text), used = 0, len;
+	char piece[8];
+	int cols = 0, w;
+	wchar_t cp;
+
+	while (n > 0) {
+		len = utf8 ? utf8_decode(s, n, &cp) : 1;
+		if (!utf8)
+			cp = s[0];
+		if (len == 0 || cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ||
+		    (cp >= 0x80 && !utf8) || (cp >= 0x80 && (w = wcwidth(cp)) < 1)) {
+			snprintf(piece, sizeof(piece), "\\x%02x", s[0]);
+			len = 1;
+			w = 4;
+		} else {
+			if (cp < 0x80)
+				w = 1;
+			memcpy(piece, s, len);
+			piece[len] = '\0';
+		}
+		if (cols + w > maxcols || used + strlen(piece) >= buflen)
+			break;
+		memcpy(buf + used, piece, strlen(piece));
+		used += strlen(piece);
+		cols += w;
+		s += len;
+		n -= len;
+	}
+	buf[used] = '\0';
+	*buflenused = used;
+	return cols;
+}
+
+static void
+add(struct field *f, int *n, enum kind kind, int priority, const char *fmt,
+    const char *arg)
+{
+	struct field *x = &f[(*n)++];
+
+	x->kind = kind;
+	x->priority = priority;
+	snprintf(x->text, sizeof(x->text), fmt, arg);
+	x->cols = kind == TEXT ? (int)strlen(x->text) : BAR_MIN;
+}
+
+static void
+draw_bar(struct out *o, const struct render_state *s, int cols,
+    const struct render_caps *caps)
+{
+	static const char *eighths[] = { "", "\xe2\x96\x8f", "\xe2\x96\x8e",
+	    "\xe2\x96\x8d", "\xe2\x96\x8c", "\xe2\x96\x8b", "\xe2\x96\x8a",
+	    "\xe2\x96\x89" };
+	int cells = cols - 2, full, part;
+	double fraction = (double)s->done / (double)s->size;
+	long long units;
+
+	if (fraction > 1 || s->final)
+		fraction = 1;
+	units = (long long)(fraction * cells * 8);
+	full = (int)(units / 8);
+	part = (int)(units % 8);
+	put(o, "[", 1);
+	put(o, caps->colour_on, strlen(caps->colour_on));
+	if (caps->utf8) {
+		put_repeat(o, "\xe2\x96\x88", full);
+		if (part > 0)
+			put(o, eighths[part], 3);
+	} else {
+		put_repeat(o, "=", full);
+		if (full < cells)
+			put(o, part > 0 ? ">" : " ", 1);
+	}
+	put(o, caps->colour_off, strlen(caps->colour_off));
+	put_repeat(o, " ", cells - full - (part > 0 || (!caps->utf8 &&
+	    full < cells) ? 1 : 0));
+	put(o, "]", 1);
+}
+
+/* A "<=>" that bounces from side to side. */
+static void
+draw_activity(struct out *o, const struct render_state *s, int cols)
+{
+	int cells = cols - 2, span = cells - 3, at = 0;
+
+	if (span > 0 && !s->final) {
+		at = (int)(s->phase % (unsigned)(2 * span));
+		if (at > span)
+			at = 2 * span - at;
+	}
+	put(o, "[", 1);
+	if (span >= 0 && !s->final) {
+		put_repeat(o, " ", at);
+		put(o, "<=>", 3);
+		put_repeat(o, " ", cells - at - 3);
+	} else
+		put_repeat(o, " ", cells);
+	put(o, "]", 1);
+}
+
+/* The fields, in the order they stand on the line. */
+static int
+fields_of(const struct render_state *s, struct field *f)
+{
+	char num[32], txt[40];
+	int n = 0;
+	bool known = s->size > 0;
+
+	if (known) {
+		double pct = (double)s->done * 100 / (double)s->size;
+
+		snprintf(txt, sizeof(txt), "%3d%%", s->final || pct > 100 ?
+		    100 : (int)pct);
+		add(f, &n, TEXT, 10, "%s", txt);
+		add(f, &n, BAR, 8, "%s", "");
+	}
+	render_iec((double)s->bytes, num, sizeof(num));
+	add(f, &n, TEXT, known && !s->final ? 6 : 9, "%8s", num);
+	if (!s->final) {
+		render_iec(s->rate, num, sizeof(num));
+		snprintf(txt, sizeof(txt), "%s/s", num);
+		add(f, &n, TEXT, 7, "%10s", s->stalled ? "stalled" : txt);
+	}
+	render_iec(s->average, num, sizeof(num));
+	snprintf(txt, sizeof(txt), "avg %s/s", num);
+	add(f, &n, TEXT, s->final ? 8 : 3, "%14s", txt);
+	render_duration(s->elapsed, num, sizeof(num));
+	add(f, &n, TEXT, s->final ? 7 : 4, "%7s", num);
+	if (known && !s->final && s->done < s->size) {
+		render_duration(s->eta, num, sizeof(num));
+		add(f, &n, TEXT, 9, "ETA %7s", num);
+	}
+	if (!known && !s->final)
+		add(f, &n, ACTIVITY, 5, "%s", "");
+	return n;
+}
+
+size_t
+render_line(const struct render_state *s, int width,
+    const struct render_caps *caps, char *buf, size_t buflen)
+{
+	struct field f[8];
+	struct out o = { buf, buf + buflen - 1 };
+	char prefix[PREFIX_MAX];
+	size_t prefix_len = 0;
+	int avail = width > 1 ? width - 1 : 0, n, used, i, lowest, extra;
+	int prefix_cols = 0;
+	bool keep[8], first = true;
+
+	n = fields_of(s, f);
+	if (s->prefix != NULL && *s->prefix != '\0') {
+		/* The prefix may not crowd out the most important field. */
+		int room = avail - (f[0].cols + 1);
+
+		if (room > 0)
+			prefix_cols = sanitize(s->prefix, caps->utf8, room,
+			    prefix, sizeof(prefix), &prefix_len);
+	}
+	for (i = 0; i < n; i++)
+		keep[i] = true;
+	for (;;) {
+		used = prefix_cols;
+		for (i = 0; i < n; i++)
+			if (keep[i])
+				used += f[i].cols + (used > 0 ? 1 : 0);
+		if (used <= avail)
+			break;
+		for (lowest = -1, i = 0; i < n; i++)
+			if (keep[i] && (lowest == -1 ||
+			    f[i].priority < f[lowest].priority))
+				lowest = i;
+		if (lowest == -1)
+			break;
+		keep[lowest] = false;
+	}
+	extra = avail - used;
+
+	if (prefix_cols > 0) {
+		put(&o, prefix, prefix_len);
+		first = false;
+	}
+	for (i = 0; i < n; i++) {
+		if (!keep[i])
+			continue;
+		if (!first)
+			put(&o, " ", 1);
+		first = false;
+		switch (f[i].kind) {
+		case TEXT:
+			put(&o, f[i].text, strlen(f[i].text));
+			break;
+		case BAR:
+			draw_bar(&o, s, f[i].cols + extra, caps);
+			extra = 0;
+			break;
+		case ACTIVITY:
+			draw_activity(&o, s, f[i].cols + extra);
+			extra = 0;
+			break;
+		}
+	}
+	put_repeat(&o, " ", extra > 0 ? extra : 0);
+	*o.p = '\0';
+	return (size_t)(o.p - buf);
+}

@@ -1,0 +1,182 @@
+/* Signal dispositions: handlers set flags, nothing more. */
+#include <sys/time.h>
+
+#include <err.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "tach/signals.h"
+
+volatile sig_atomic_t signal_pending;
+static volatile sig_atomic_t arrived;
+static volatile sig_atomic_t fatal;
+
+static void
+on_signal(int sig)
+{
+	int bit = 0;
+
+	switch (sig) {
+	case SIGALRM:
+		bit = SIGNAL_TICK;
+		break;
+	case SIGWINCH:
+		bit = SIGNAL_WINCH;
+		break;
+	case SIGUSR1:
+#ifdef HAVE_SIGINFO
+	case SIGINFO:
+#endif
+		bit = SIGNAL_INFO;
+		break;
+	case SIGTSTP:
+		bit = SIGNAL_TSTP;
+		break;
+	case SIGCONT:
+		bit = SIGNAL_CONT;
+		break;
+	case SIGINT:
+	case SIGTERM:
+	case SIGHUP:
+		bit = SIGNAL_TERMINATE;
+		fatal = sig;
+		break;
+	case SIGPIPE:
+		return;		/* the write's EPIPE carries the news */
+	}
+	arrived |= bit;
+	signal_pending = 1;
+}
+
+/*
+ * Without SA_RESTART: a blocked read, write or splice returns EINTR, so the
+ * loop can redraw during a stall.
+ */
+static void
+catch(int sig, int flags)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = flags;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(sig, &sa, NULL) == -1)
+		err(1, "sigaction");
+}
+
+void
+signals_install(void)
+{
+	catch(SIGPIPE, 0);
+	catch(SIGINT, 0);
+	catch(SIGTERM, 0);
+	catch(SIGHUP, 0);
+	catch(SIGUSR1, SA_RESTART);
+#ifdef HAVE_SIGINFO
+	catch(SIGINFO, SA_RESTART);
+#endif
+}
+
+void
+signals_install_display(void)
+{
+	catch(SIGALRM, 0);
+	catch(SIGWINCH, SA_RESTART);
+	catch(SIGTSTP, 0);
+	catch(SIGCONT, SA_RESTART);
+	/*
+	 * A frame written just as the job went to the background must not
+	 * stop the whole pipeline on a TOSTOP terminal; may_draw() keeps
+	 * the background quiet otherwise.
+	 */
+	signal(SIGTTOU, SIG_IGN);
+}
+
+void
+signals_timer(double interval)
+{
+	struct itimerval it;
+
+	memset(&it, 0, sizeof(it));
+	if (interval > 0) {
+		it.it_interval.tv_sec = (time_t)interval;
+		it.it_interval.tv_usec = (suseconds_t)((interval -
+		    (double)(time_t)interval) * 1e6);
+		if (it.it_interval.tv_sec == 0 && it.it_interval.tv_usec == 0)
+			it.it_interval.tv_usec = 1000;
+		it.it_value = it.it_interval;
+	}
+	if (setitimer(ITIMER_REAL, &it, NULL) == -1)
+		err(1, "setitimer");
+}
+
+int
+signals_take(void)
+{
+	sigset_t all, old;
+	int bits;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	bits = arrived;
+	arrived = 0;
+	signal_pending = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return bits;
+}
+
+int
+signals_fatal(void)
+{
+	return fatal;
+}
+
+static void
+unblock(int sig)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+
+void
+signals_die(int sig)
+{
+	signal(sig, SIG_DFL);
+	unblock(sig);
+	raise(sig);
+	_exit(128 + sig);	/* not reached unless sig cannot kill */
+}
+
+void
+signals_stop_self(void)
+{
+	signal(SIGTSTP, SIG_DFL);
+	unblock(SIGTSTP);
+	raise(SIGTSTP);
+	catch(SIGTSTP, 0);
+}
+
+void
+signals_reset_child(void)
+{
+	static const int sigs[] = { SIGPIPE, SIGINT, SIGTERM, SIGHUP,
+	    SIGUSR1, SIGALRM, SIGWINCH, SIGTSTP, SIGCONT, SIGTTOU,
+#ifdef HAVE_SIGINFO
+	    SIGINFO,
+#endif
+	};
+	sigset_t none;
+
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}

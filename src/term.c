@@ -1,0 +1,106 @@
+/* terminfo capabilities, expanded once, written with one write(2) a frame. */
+#include <sys/ioctl.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <curses.h>
+#include <term.h>
+
+#include "tach/term.h"
+
+#define FRAME_MAX 8192
+
+/* tputs() calls back one byte at a time with no context: collect them. */
+static char	*expand_to;
+static size_t	 expand_len;
+
+static int
+collect(int c)
+{
+	if (expand_len + 1 < TERM_CAP_MAX)
+		expand_to[expand_len++] = (char)c;
+	return c;
+}
+
+/* Expands a capability (padding included), or leaves "" if it is absent. */
+static void
+expand(char *dst, const char *cap)
+{
+	dst[0] = '\0';
+	if (cap == NULL || cap == (char *)-1)
+		return;
+	expand_to = dst;
+	expand_len = 0;
+	tputs(cap, 1, collect);
+	dst[expand_len] = '\0';
+}
+
+void
+term_open(struct terminal *t, int fd, bool colour)
+{
+	int error;
+
+	memset(t, 0, sizeof(*t));
+	t->fd = fd;
+	strcpy(t->cr, "\r");
+	if (getenv("TERM") == NULL || setupterm(NULL, fd, &error) != OK)
+		return;
+	t->cols = tigetnum("cols") > 0 ? tigetnum("cols") : 0;
+	expand(t->cr, tigetstr("cr"));
+	if (t->cr[0] == '\0')
+		strcpy(t->cr, "\r");
+	expand(t->el, tigetstr("el"));
+	expand(t->civis, tigetstr("civis"));
+	expand(t->cnorm, tigetstr("cnorm"));
+	if (colour && tigetnum("colors") >= 8) {
+		char *setaf = tigetstr("setaf");
+
+		if (setaf != NULL && setaf != (char *)-1) {
+			expand(t->colour_on, tiparm(setaf, COLOR_GREEN));
+			expand(t->colour_off, tigetstr("sgr0"));
+		}
+		if (t->colour_off[0] == '\0')
+			t->colour_on[0] = '\0';
+	}
+	del_curterm(cur_term);
+}
+
+int
+term_width(const struct terminal *t)
+{
+	struct winsize ws;
+
+	if (ioctl(t->fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return t->cols > 0 ? t->cols : 80;
+}
+
+void
+term_write(const struct terminal *t, const char *s, size_t len)
+{
+	ssize_t n;
+
+	while (len > 0) {
+		/* A timer's EINTR drops the frame: the next one redraws. */
+		if ((n = write(t->fd, s, len)) <= 0)
+			return;
+		s += n;
+		len -= (size_t)n;
+	}
+}
+
+void
+term_draw(const struct terminal *t, const char *line, size_t len)
+{
+	char frame[FRAME_MAX];
+	size_t cr = strlen(t->cr), el = strlen(t->el);
+
+	if (cr + len + el > sizeof(frame))
+		len = sizeof(frame) - cr - el;
+	memcpy(frame, t->cr, cr);
+	memcpy(frame + cr, line, len);
+	memcpy(frame + cr + len, t->el, el);
+	term_write(t, frame, cr + len + el);
+}

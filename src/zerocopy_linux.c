@@ -1,0 +1,134 @@
+/*
+ * Linux zero-copy tiers: copy_file_range between regular files, splice when
+ * either end is a pipe, with the pipes grown first.  Each call either moves
+ * bytes (and says how many) or moves none, so falling back to read/write at
+ * any point loses and repeats nothing.
+ *
+ * vmsplice is left out on purpose: it lends our buffer's pages to the pipe,
+ * and a downstream splice (tach | tach) can hold them long after the call
+ * returns, so reusing the buffer could change bytes in flight.  See
+ * doc/PERFORMANCE.md.
+ */
+#define _GNU_SOURCE	/* splice, copy_file_range, F_SETPIPE_SZ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "tach/relay.h"
+
+static bool
+unsupported(int error)
+{
+	return error == EINVAL || error == ENOSYS || error == EXDEV ||
+	    error == EOPNOTSUPP || error == ENOTSUP;
+}
+
+/* Errors that can only come from the writing side. */
+static bool
+write_side(int error)
+{
+	return error == ENOSPC || error == EDQUOT || error == EFBIG;
+}
+
+static long
+pipe_max_size(void)
+{
+	FILE *f;
+	long max = -1;
+
+	if ((f = fopen("/proc/sys/fs/pipe-max-size", "re")) != NULL) {
+		if (fscanf(f, "%ld", &max) != 1)
+			max = -1;
+		fclose(f);
+	}
+	return max;
+}
+
+/* Grows a pipe toward the buffer size; a refusal keeps the size it has. */
+static void
+grow_pipe(int fd, size_t want)
+{
+	long max = pipe_max_size();
+	int have = fcntl(fd, F_GETPIPE_SZ);
+
+	if (max > 0 && (long)want > max)
+		want = (size_t)max;
+	if (have == -1 || (size_t)have >= want)
+		return;
+	(void)fcntl(fd, F_SETPIPE_SZ, (int)want);	/* EPERM, EBUSY: keep */
+}
+
+/*
+ * Returns 1 to go on, 0 to fall back to read/write, -1 when the transfer
+ * ended (with *end set).
+ */
+static int
+moved(struct relay *r, ssize_t n, bool input_is_pipe, enum relay_end *end)
+{
+	if (n > 0) {
+		r->bytes += (uint64_t)n;
+		if (!relay_serviced(r)) {
+			*end = RELAY_STOPPED;
+			return -1;
+		}
+		return 1;
+	}
+	if (n == 0)
+		return 0;	/* read/write confirms the end of input */
+	if (unsupported(errno))
+		return 0;
+	switch (errno) {
+	case EINTR:
+		if (!relay_serviced(r)) {
+			*end = RELAY_STOPPED;
+			return -1;
+		}
+		return 1;
+	case EAGAIN:
+		if (!relay_wait(r, true, true)) {
+			*end = RELAY_STOPPED;
+			return -1;
+		}
+		return 1;
+	case EPIPE:
+		*end = RELAY_BROKEN_PIPE;
+		return -1;
+	}
+	r->error = errno;
+	/* The side that is not a pipe is the one that failed. */
+	*end = write_side(errno) || input_is_pipe ? RELAY_WRITE_ERROR :
+	    RELAY_READ_ERROR;
+	return -1;
+}
+
+bool
+zerocopy_run(struct relay *r, enum relay_end *end)
+{
+	struct stat in, out;
+	int go, flags;
+
+	if (fstat(r->in, &in) == -1 || fstat(r->out, &out) == -1)
+		return false;
+	flags = fcntl(r->out, F_GETFL);
+	if (S_ISREG(in.st_mode) && S_ISREG(out.st_mode) && flags != -1 &&
+	    !(flags & O_APPEND)) {
+		while ((go = moved(r, copy_file_range(r->in, NULL, r->out,
+		    NULL, r->bufsize, 0), false, end)) == 1)
+			;
+		return go == -1;
+	}
+	if (!S_ISFIFO(in.st_mode) && !S_ISFIFO(out.st_mode))
+		return false;
+	if (S_ISFIFO(in.st_mode))
+		grow_pipe(r->in, r->bufsize);
+	if (S_ISFIFO(out.st_mode))
+		grow_pipe(r->out, r->bufsize);
+	while ((go = moved(r, splice(r->in, NULL, r->out, NULL, r->bufsize,
+	    SPLICE_F_MOVE), S_ISFIFO(in.st_mode), end)) == 1)
+		;
+	return go == -1;
+}

@@ -1,0 +1,110 @@
+/*
+ * Test helper for the shell tests: sets up descriptors that a shell
+ * cannot, then runs a command on them.
+ *
+ *   nonblock CMD...          O_NONBLOCK on fds 0 and 1, then exec CMD
+ *   socket-in FILE CMD...    CMD's stdin is a socket fed with FILE
+ *   socket-out FILE CMD...   CMD's stdout is a socket drained into FILE
+ *   group CMD...             CMD in its own process group, as a shell
+ *                            job would be (for foreground tests)
+ */
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include <err.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void
+pump(int from, int to)
+{
+	char buf[65536];
+	ssize_t n;
+
+	while ((n = read(from, buf, sizeof(buf))) > 0)
+		for (ssize_t off = 0; off < n;) {
+			ssize_t w = write(to, buf + off, (size_t)(n - off));
+
+			if (w <= 0)
+				err(1, "pump write");
+			off += w;
+		}
+	if (n < 0)
+		err(1, "pump read");
+}
+
+static int
+run(char **argv)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		err(127, "%s", argv[0]);
+	}
+	if (waitpid(pid, &status, 0) == -1)
+		err(1, "waitpid");
+	return WIFEXITED(status) ? WEXITSTATUS(status) :
+	    128 + WTERMSIG(status);
+}
+
+int
+main(int argc, char *argv[])
+{
+	int sv[2], fd, status;
+	pid_t pid;
+
+	if (argc < 3)
+		errx(2, "usage: helper nonblock|socket-in|socket-out ...");
+	if (strcmp(argv[1], "nonblock") == 0) {
+		for (fd = 0; fd <= 1; fd++)
+			if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) |
+			    O_NONBLOCK) == -1)
+				err(1, "fcntl");
+		execvp(argv[2], argv + 2);
+		err(127, "%s", argv[2]);
+	}
+	if (strcmp(argv[1], "group") == 0) {
+		setpgid(0, 0);
+		execvp(argv[2], argv + 2);
+		err(127, "%s", argv[2]);
+	}
+	if (argc < 4 || socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1)
+		err(2, "socketpair");
+	if (strcmp(argv[1], "socket-in") == 0) {
+		if ((pid = fork()) == 0) {
+			close(sv[0]);
+			if ((fd = open(argv[2], O_RDONLY)) == -1)
+				err(1, "%s", argv[2]);
+			pump(fd, sv[1]);
+			_exit(0);
+		}
+		close(sv[1]);
+		dup2(sv[0], 0);
+		close(sv[0]);
+		status = run(argv + 3);
+		waitpid(pid, NULL, 0);
+		return status;
+	}
+	if (strcmp(argv[1], "socket-out") == 0) {
+		if ((pid = fork()) == 0) {
+			close(sv[1]);
+			if ((fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC,
+			    0644)) == -1)
+				err(1, "%s", argv[2]);
+			pump(sv[0], fd);
+			_exit(0);
+		}
+		close(sv[0]);
+		dup2(sv[1], 1);
+		close(sv[1]);
+		status = run(argv + 3);
+		close(1);
+		waitpid(pid, NULL, 0);
+		return status;
+	}
+	errx(2, "unknown mode %s", argv[1]);
+}

@@ -1,0 +1,145 @@
+/* The meter's maths: windowed and average rates, the time left, stalls. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "tach/meter.h"
+
+static void
+empty(void **state)
+{
+	struct meter m;
+
+	(void)state;
+	meter_init(&m);
+	assert_true(meter_rate(&m, 2) == 0);
+	assert_true(meter_average(&m) == 0);
+	assert_true(meter_eta(&m, 1000) == -1);
+}
+
+static void
+steady(void **state)
+{
+	struct meter m;
+
+	(void)state;
+	meter_init(&m);
+	for (int t = 1; t <= 10; t++)
+		meter_update(&m, t, (uint64_t)t * 100);
+	assert_float_equal(meter_rate(&m, 2), 100, 1e-9);
+	assert_float_equal(meter_average(&m), 100, 1e-9);
+	/* 1000 of 2000 bytes done at 100 bytes per second */
+	assert_float_equal(meter_eta(&m, 2000), 10, 1e-9);
+}
+
+static void
+window_follows_change(void **state)
+{
+	struct meter m;
+
+	(void)state;
+	meter_init(&m);
+	for (int t = 1; t <= 10; t++)
+		meter_update(&m, t, (uint64_t)t * 100);
+	/* then 1000 bytes per second for three seconds */
+	for (int t = 11; t <= 13; t++)
+		meter_update(&m, t, 1000 + (uint64_t)(t - 10) * 1000);
+	assert_float_equal(meter_rate(&m, 2), 1000, 1e-9);
+	/* the 15 s window reaches back to t = 0: 4000 bytes in 13 s */
+	assert_float_equal(meter_rate(&m, 15), 4000.0 / 13, 1e-9);
+	assert_float_equal(meter_average(&m), 4000.0 / 13, 1e-9);
+	/* the window spans at least one step even when samples are sparse */
+	assert_float_equal(meter_rate(&m, 0.1), 1000, 1e-9);
+}
+
+static void
+eta_edges(void **state)
+{
+	struct meter m;
+
+	(void)state;
+	meter_init(&m);
+	meter_update(&m, 1, 500);
+	assert_true(meter_eta(&m, 0) == -1);		/* size unknown */
+	assert_true(meter_eta(&m, 500) == -1);		/* reached */
+	assert_true(meter_eta(&m, 400) == -1);		/* overshot */
+	assert_float_equal(meter_eta(&m, 1500), 2, 1e-9);
+	meter_update(&m, 2, 500);
+	meter_update(&m, 20, 500);
+	assert_true(meter_eta(&m, 1500) == -1);		/* no recent rate */
+}
+
+static void
+stalls(void **state)
+{
+	struct meter m;
+
+	(void)state;
+	meter_init(&m);
+	meter_update(&m, 1, 10);
+	assert_false(meter_stalled(&m));
+	meter_update(&m, 3.9, 10);
+	assert_false(meter_stalled(&m));
+	meter_update(&m, 4.0, 10);
+	assert_true(meter_stalled(&m));
+	meter_update(&m, 4.2, 11);
+	assert_false(meter_stalled(&m));
+}
+
+static void
+same_instant(void **state)
+{
+	struct meter m;
+
+	(void)state;
+	meter_init(&m);
+	meter_update(&m, 1, 100);
+	meter_update(&m, 1, 300);	/* replaces, does not divide by zero */
+	assert_float_equal(meter_rate(&m, 2), 300, 1e-9);
+}
+
+static void
+ring_wraps(void **state)
+{
+	struct meter m;
+
+	(void)state;
+	meter_init(&m);
+	for (int i = 1; i <= 10 * METER_SAMPLES; i++)
+		meter_update(&m, i * 0.1, (uint64_t)i * 1000);
+	assert_float_equal(meter_rate(&m, 2), 10000, 1e-6);
+	assert_float_equal(meter_average(&m), 10000, 1e-6);
+}
+
+static void
+beyond_four_gib(void **state)
+{
+	struct meter m;
+	uint64_t big = (uint64_t)5 << 30;
+
+	(void)state;
+	meter_init(&m);
+	meter_update(&m, 1, big);
+	meter_update(&m, 2, 2 * big);
+	assert_float_equal(meter_rate(&m, 2), (double)big, 1);
+	assert_float_equal(meter_eta(&m, 3 * big), 1, 1e-9);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(empty),
+		cmocka_unit_test(steady),
+		cmocka_unit_test(window_follows_change),
+		cmocka_unit_test(eta_edges),
+		cmocka_unit_test(stalls),
+		cmocka_unit_test(same_instant),
+		cmocka_unit_test(ring_wraps),
+		cmocka_unit_test(beyond_four_gib),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,280 @@
+/* The renderer: golden lines, and the width rule at every width. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <locale.h>
+#include <string.h>
+
+#include "tach/render.h"
+
+static const struct render_caps ascii = { false, "", "" };
+static const struct render_caps utf8 = { true, "", "" };
+static const struct render_caps colour = { true, "\033[32m", "\033(B\033[m" };
+
+static char line[RENDER_BUFSIZE(1000)];
+
+/* Visible columns: escape sequences take none, a UTF-8 character one. */
+static int
+columns(const char *s)
+{
+	int cols = 0;
+
+	while (*s != '\0') {
+		if (*s == '\033') {
+			s++;
+			if (*s == '(') {
+				s += 2;
+				continue;
+			}
+			while (*s != '\0' && !(*s >= '@' && *s <= '~' &&
+			    *s != '['))
+				s++;
+			if (*s != '\0')
+				s++;
+			continue;
+		}
+		if ((*s & 0xc0) != 0x80)
+			cols++;
+		s++;
+	}
+	return cols;
+}
+
+static bool
+valid_utf8(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p != '\0') {
+		int n = *p < 0x80 ? 0 : *p >= 0xf0 ? 3 : *p >= 0xe0 ? 2 :
+		    *p >= 0xc2 ? 1 : -1;
+
+		if (n < 0)
+			return false;
+		for (p++; n > 0; n--, p++)
+			if ((*p & 0xc0) != 0x80)
+				return false;
+	}
+	return true;
+}
+
+static struct render_state
+half(void)
+{
+	struct render_state s = { .bytes = 500, .done = 500, .size = 1000,
+	    .rate = 100, .average = 100, .elapsed = 5, .eta = 5 };
+
+	return s;
+}
+
+static void
+golden_known_ascii(void **state)
+{
+	struct render_state s = half();
+
+	(void)state;
+	render_line(&s, 80, &ascii, line, sizeof(line));
+	assert_string_equal(line, " 50% [========>        ]    500 B    100 B/s"
+	    "    avg 100 B/s 0:00:05 ETA 0:00:05");
+}
+
+static void
+golden_known_utf8(void **state)
+{
+	struct render_state s = half();
+
+	(void)state;
+	/* 17 cells at 50%: 8 full blocks and a half block */
+	render_line(&s, 80, &utf8, line, sizeof(line));
+	assert_string_equal(line, " 50% [████████▌        ]    500 B    100 B/s"
+	    "    avg 100 B/s 0:00:05 ETA 0:00:05");
+}
+
+static void
+golden_start_and_end(void **state)
+{
+	struct render_state s = half();
+
+	(void)state;
+	s.bytes = s.done = 0;
+	s.rate = s.average = s.elapsed = 0;
+	s.eta = -1;
+	render_line(&s, 60, &ascii, line, sizeof(line));
+	assert_string_equal(line,
+	    "  0% [            ]      0 B      0 B/s 0:00:00 ETA -:--:--");
+	s = half();
+	s.bytes = s.done = 1000;
+	s.final = true;
+	render_line(&s, 60, &ascii, line, sizeof(line));
+	assert_string_equal(line,
+	    "100% [====================]   1000 B    avg 100 B/s 0:00:05");
+}
+
+static void
+golden_unknown(void **state)
+{
+	struct render_state s = { .bytes = 1 << 20, .rate = 1 << 19,
+	    .average = 1 << 19, .elapsed = 2, .eta = -1, .phase = 2 };
+
+	(void)state;
+	render_line(&s, 60, &ascii, line, sizeof(line));
+	assert_string_equal(line, "1.00 MiB  512 KiB/s  avg 512 KiB/s 0:00:02"
+	    " [  <=>         ]");
+	s.final = true;
+	render_line(&s, 40, &ascii, line, sizeof(line));
+	assert_string_equal(line, "1.00 MiB  avg 512 KiB/s 0:00:02        ");
+}
+
+static void
+over_one_hundred_percent(void **state)
+{
+	struct render_state s = half();
+
+	(void)state;
+	s.bytes = s.done = 1500;
+	s.eta = -1;
+	render_line(&s, 80, &ascii, line, sizeof(line));
+	assert_non_null(strstr(line, "100% [====="));
+	assert_null(strstr(line, "ETA"));
+	assert_null(strstr(line, "150"));
+}
+
+static void
+stalled_mark(void **state)
+{
+	struct render_state s = half();
+
+	(void)state;
+	s.stalled = true;
+	render_line(&s, 80, &ascii, line, sizeof(line));
+	assert_non_null(strstr(line, "   stalled"));
+}
+
+static void
+fields_drop_in_order(void **state)
+{
+	struct render_state s = half();
+
+	(void)state;
+	/* average, elapsed, bytes, rate, bar, time left, percentage */
+	render_line(&s, 40, &ascii, line, sizeof(line));
+	assert_string_equal(line, " 50% [====>    ]    100 B/s ETA 0:00:05");
+	render_line(&s, 30, &ascii, line, sizeof(line));
+	assert_string_equal(line, " 50% [=====     ] ETA 0:00:05");
+	render_line(&s, 6, &ascii, line, sizeof(line));
+	assert_string_equal(line, " 50% ");
+	render_line(&s, 1, &ascii, line, sizeof(line));
+	assert_string_equal(line, "");
+}
+
+static void
+prefix_is_sanitized(void **state)
+{
+	struct render_state s = half();
+
+	(void)state;
+	s.prefix = "\033]0;owned\007x\xff";
+	render_line(&s, 200, &utf8, line, sizeof(line));
+	assert_null(strchr(line, '\033'));
+	assert_null(strchr(line, '\007'));
+	assert_memory_equal(line, "\\x1b]0;owned\\x07x\\xff  50%", 25);
+	s.prefix = "caf\xc3\xa9 ";
+	render_line(&s, 80, &utf8, line, sizeof(line));
+	assert_memory_equal(line, "caf\xc3\xa9   50%", 10);
+	render_line(&s, 80, &ascii, line, sizeof(line));
+	assert_memory_equal(line, "caf\\xc3\\xa9   50%", 16);
+}
+
+static void
+long_prefix_is_cut(void **state)
+{
+	struct render_state s = half();
+
+	(void)state;
+	s.prefix = "abcdefghijklmnopqrstuvwxyz";
+	render_line(&s, 20, &ascii, line, sizeof(line));
+	assert_string_equal(line, "abcdefghijklmn  50%");
+	s.prefix = "\033\033\033\033\033\033";
+	render_line(&s, 20, &ascii, line, sizeof(line));
+	/* an escape is never cut in half */
+	assert_string_equal(line, "\\x1b\\x1b\\x1b  50%  ");
+}
+
+/* Every width from 1 to 1000: exactly width - 1 columns, valid UTF-8. */
+static void
+width_rule(void **state)
+{
+	static const char *prefixes[] = { NULL, "", "copy: ",
+	    "\xe2\x82\xac\xe2\x82\xac long prefix \x01\xfe", "p" };
+	struct render_state s = half();
+	const struct render_caps *caps[] = { &ascii, &utf8, &colour };
+
+	(void)state;
+	for (int w = 1; w <= 1000; w++)
+		for (size_t c = 0; c < 3; c++)
+			for (size_t p = 0; p < 5; p++)
+				for (int k = 0; k < 4; k++) {
+					s = half();
+					s.prefix = prefixes[p];
+					s.size = k == 1 ? 0 : 1000;
+					s.final = k == 2;
+					s.done = s.bytes = k == 3 ? 999 : 500;
+					s.phase = (unsigned)w * 7;
+					render_line(&s, w, caps[c], line,
+					    sizeof(line));
+					assert_int_equal(columns(line), w - 1);
+					assert_true(valid_utf8(line));
+				}
+}
+
+static void
+units(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	render_iec(0, buf, sizeof(buf));
+	assert_string_equal(buf, "0 B");
+	render_iec(1023, buf, sizeof(buf));
+	assert_string_equal(buf, "1023 B");
+	render_iec(1024, buf, sizeof(buf));
+	assert_string_equal(buf, "1.00 KiB");
+	render_iec(10.5 * 1024 * 1024, buf, sizeof(buf));
+	assert_string_equal(buf, "10.5 MiB");
+	render_iec(700.0 * (1 << 30), buf, sizeof(buf));
+	assert_string_equal(buf, "700 GiB");
+	render_iec(5.0 * (1ULL << 60), buf, sizeof(buf));
+	assert_string_equal(buf, "5.00 EiB");
+	render_duration(0, buf, sizeof(buf));
+	assert_string_equal(buf, "0:00:00");
+	render_duration(3723, buf, sizeof(buf));
+	assert_string_equal(buf, "1:02:03");
+	render_duration(90061, buf, sizeof(buf));
+	assert_string_equal(buf, "1d 01:01:01");
+	render_duration(-1, buf, sizeof(buf));
+	assert_string_equal(buf, "-:--:--");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(golden_known_ascii),
+		cmocka_unit_test(golden_known_utf8),
+		cmocka_unit_test(golden_start_and_end),
+		cmocka_unit_test(golden_unknown),
+		cmocka_unit_test(over_one_hundred_percent),
+		cmocka_unit_test(stalled_mark),
+		cmocka_unit_test(fields_drop_in_order),
+		cmocka_unit_test(prefix_is_sanitized),
+		cmocka_unit_test(long_prefix_is_cut),
+		cmocka_unit_test(width_rule),
+		cmocka_unit_test(units),
+	};
+
+	if (setlocale(LC_CTYPE, "C.UTF-8") == NULL)
+		setlocale(LC_CTYPE, "en_US.UTF-8");
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
