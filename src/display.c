@@ -56,7 +56,7 @@ draw(struct display *d, uint64_t bytes, bool final)
 	memset(&s, 0, sizeof(s));
 	s.done = bytes;
 	if (d->input->source != -1) {
-		s.done = final ? d->size : input_source_done(d->input);
+		s.done = input_source_done(d->input);
 		meter_update(&d->position, t, s.done);
 		progress = &d->position;
 	}

@@ -19,7 +19,7 @@
  * The smallest default buffer; see doc/PERFORMANCE.md for the measurements
  * behind it.
  */
-#define RELAY_BUFSIZE_MIN	(256 * 1024)
+#define RELAY_BUFSIZE_MIN	(1024 * 1024)
 
 static size_t
 block_size(int fd)

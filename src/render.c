@@ -188,7 +188,7 @@ draw_bar(struct out *o, const struct render_state *s, int cols,
 	double fraction = (double)s->done / (double)s->size;
 	long long units;
 
-	if (fraction > 1 || s->final)
+	if (fraction > 1)
 		fraction = 1;
 	units = (long long)(fraction * cells * 8);
 	full = (int)(units / 8);
@@ -242,8 +242,7 @@ fields_of(const struct render_state *s, struct field *f)
 	if (known) {
 		double pct = (double)s->done * 100 / (double)s->size;
 
-		snprintf(txt, sizeof(txt), "%3d%%", s->final || pct > 100 ?
-		    100 : (int)pct);
+		snprintf(txt, sizeof(txt), "%3d%%", pct > 100 ? 100 : (int)pct);
 		add(f, &n, TEXT, 10, "%s", txt);
 		add(f, &n, BAR, 8, "%s", "");
 	}
@@ -288,6 +287,11 @@ render_line(const struct render_state *s, int width,
 		if (room > 0)
 			prefix_cols = sanitize(s->prefix, caps->utf8, room,
 			    prefix, sizeof(prefix), &prefix_len);
+		/* "copy: " needs no second space before the next field */
+		if (prefix_len > 0 && prefix[prefix_len - 1] == ' ') {
+			prefix_len--;
+			prefix_cols--;
+		}
 	}
 	for (i = 0; i < n; i++)
 		keep[i] = true;

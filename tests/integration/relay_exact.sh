@@ -2,8 +2,8 @@
 # buffer sizes, and the sizes around page and buffer boundaries.
 . "$(dirname "$0")/lib.sh"
 
-# The default buffer for a pipe (st_blksize 4096) is 256 KiB.
-defbuf=262144
+# The default buffer for a pipe (st_blksize 4096) is 1 MiB.
+defbuf=1048576
 mkdir "$WORK/in"
 for n in 0 1 4095 4096 4097 $((defbuf - 1)) $defbuf $((defbuf + 1)) \
     $((65536 - 1)) 65536 $((65536 + 1)) $((9 * 1048576 + 3)); do

@@ -110,6 +110,11 @@ golden_start_and_end(void **state)
 	render_line(&s, 60, &ascii, line, sizeof(line));
 	assert_string_equal(line,
 	    "100% [====================]   1000 B    avg 100 B/s 0:00:05");
+	/* an interrupted run's last line tells where it stopped */
+	s.bytes = s.done = 250;
+	render_line(&s, 60, &ascii, line, sizeof(line));
+	assert_string_equal(line,
+	    " 25% [=====               ]    250 B    avg 100 B/s 0:00:05");
 }
 
 static void
@@ -180,11 +185,11 @@ prefix_is_sanitized(void **state)
 	assert_null(strchr(line, '\033'));
 	assert_null(strchr(line, '\007'));
 	assert_memory_equal(line, "\\x1b]0;owned\\x07x\\xff  50%", 25);
-	s.prefix = "caf\xc3\xa9 ";
+	s.prefix = "caf\xc3\xa9: ";	/* its trailing space is the gap */
 	render_line(&s, 80, &utf8, line, sizeof(line));
-	assert_memory_equal(line, "caf\xc3\xa9   50%", 10);
+	assert_memory_equal(line, "caf\xc3\xa9:  50% [", 13);
 	render_line(&s, 80, &ascii, line, sizeof(line));
-	assert_memory_equal(line, "caf\\xc3\\xa9   50%", 16);
+	assert_memory_equal(line, "caf\\xc3\\xa9:  50% [", 19);
 }
 
 static void

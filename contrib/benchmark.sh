@@ -1,0 +1,139 @@
+#!/bin/bash
+# Throughput benchmark: tach against the bare pipe, cat and pv, in one run,
+# alternating the candidates round by round, reporting medians.
+#
+#   contrib/benchmark.sh [-r ROUNDS] [-g GIB] [-o FILE] [TACH]
+#
+# Pipelines (X = 4K, 64K, 1M):
+#   dd if=/dev/zero bs=X | T | dd of=/dev/null bs=X   T = none, cat, pv -q, tach -q
+#   T <file >/dev/null, T <file | dd of=/dev/null bs=1M
+#   the display on (in a pty) against tach -q
+# For each: median throughput, its spread, the middle process's own CPU
+# seconds per GiB (user+sys) and its peak RSS.  Writes a Markdown report.
+set -eu
+
+rounds=7
+gib=1
+report=/dev/stdout
+while getopts r:g:o: opt; do
+	case $opt in
+	r) rounds=$OPTARG ;;
+	g) gib=$OPTARG ;;
+	o) report=$OPTARG ;;
+	*) echo "usage: $0 [-r rounds] [-g GiB] [-o file] [tach]" >&2; exit 1 ;;
+	esac
+done
+shift $((OPTIND - 1))
+tach=$(realpath "${1:-build/tach}")
+for tool in pv script /usr/bin/time; do
+	command -v "$tool" >/dev/null || { echo "$0: needs $tool" >&2; exit 1; }
+done
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+bytes=$((gib * 1073741824))
+results=$work/results
+
+# filter NAME: the command line of a middle stage, or nothing.
+filter() {
+	case $1 in
+	bare) ;;
+	cat) echo "cat" ;;
+	pv) echo "pv -q" ;;
+	tach) echo "$tach -q" ;;
+	tach-display) echo "$tach" ;;
+	esac
+}
+
+# measure GROUP NAME PIPELINE: runs PIPELINE (with MIDDLE standing for the
+# timed filter) and appends "GROUP NAME seconds cpu rss" to the results.
+measure() {
+	local group=$1 name=$2 pipeline=$3 middle start end user sys rss
+	middle=$(filter "$name")
+	if [ -n "$middle" ]; then
+		middle="/usr/bin/time -f '%U %S %M' -o $work/time $middle"
+	else
+		echo "0 0 0" >"$work/time"
+	fi
+	[ "$name" = bare ] && pipeline=${pipeline//| MIDDLE |/|}
+	pipeline=${pipeline//MIDDLE/$middle}
+	start=$(date +%s%N)
+	if [ "$name" = tach-display ] || [ "$group" = display ]; then
+		script -qec "$pipeline" /dev/null >/dev/null
+	else
+		bash -c "$pipeline"
+	fi
+	end=$(date +%s%N)
+	read -r user sys rss <"$work/time"
+	echo "$group $name $(( end - start )) $user $sys $rss" >>"$results"
+}
+
+dd_count() {
+	case $1 in 4K) echo $((bytes / 4096)) ;; 64K) echo $((bytes / 65536)) ;;
+	1M) echo $((bytes / 1048576)) ;; esac
+}
+
+head -c "$bytes" /dev/urandom >"$work/file"
+cat "$work/file" >/dev/null	# into the page cache
+
+names=(bare cat pv tach)
+for round in $(seq "$rounds"); do
+	# rotate the order each round, so no candidate always goes first
+	k=$(( (round - 1) % ${#names[@]} ))
+	order=("${names[@]:k}" "${names[@]:0:k}")
+	for x in 4K 64K 1M; do
+		for name in "${order[@]}"; do
+			measure "zero-$x" "$name" "dd if=/dev/zero bs=$x count=$(dd_count $x) 2>/dev/null | MIDDLE | dd of=/dev/null bs=$x 2>/dev/null"
+		done
+	done
+	for name in "${order[@]}"; do
+		[ "$name" = bare ] && continue
+		measure file-null "$name" "MIDDLE <$work/file >/dev/null"
+		measure file-pipe "$name" "MIDDLE <$work/file | dd of=/dev/null bs=1M 2>/dev/null"
+	done
+	for x in 64K 1M; do
+		for name in tach tach-display; do
+			measure "display-$x" "$name" "dd if=/dev/zero bs=$x count=$(dd_count $x) 2>/dev/null | MIDDLE | dd of=/dev/null bs=$x 2>/dev/null"
+		done
+	done
+done
+
+{
+	echo "# $(date -u +%Y-%m-%d) $(uname -srm), $(nproc) cores, $rounds rounds of $gib GiB"
+	echo "# pv: $(pv --version | head -n 1)"
+	echo
+	echo "| pipeline | filter | median GiB/s | min–max GiB/s | vs pv | vs bare | CPU s/GiB | peak RSS MiB |"
+	echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+	awk -v gib="$gib" '
+	function median(list,   n, a, i, j, t) {
+		n = split(list, a, " ")
+		for (i = 1; i <= n; i++)
+			for (j = i + 1; j <= n; j++)
+				if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	{
+		key = $1 SUBSEP $2
+		if (!(key in seen)) { seen[key] = 1; order[++count] = key }
+		rate = gib * 1e9 / $3
+		rates[key] = rates[key] " " rate
+		cpus[key] = cpus[key] " " ($4 + $5) / gib
+		rsss[key] = rsss[key] " " $6 / 1024
+		if (!(key in lo) || rate < lo[key]) lo[key] = rate
+		if (!(key in hi) || rate > hi[key]) hi[key] = rate
+	}
+	END {
+		for (i = 1; i <= count; i++) med[order[i]] = median(rates[order[i]])
+		for (i = 1; i <= count; i++) {
+			split(order[i], k, SUBSEP)
+			pv = (k[1] SUBSEP "pv") in med ? sprintf("%.2f×", med[order[i]] / med[k[1] SUBSEP "pv"]) : ""
+			bare = (k[1] SUBSEP "bare") in med ? sprintf("%.2f×", med[order[i]] / med[k[1] SUBSEP "bare"]) : ""
+			if (k[2] == "tach-display")
+				pv = sprintf("%.1f%% of -q", 100 * med[order[i]] / med[k[1] SUBSEP "tach"])
+			cpu = k[2] == "bare" ? "" : sprintf("%.3f", median(cpus[order[i]]))
+			rss = k[2] == "bare" ? "" : sprintf("%.1f", median(rsss[order[i]]))
+			printf "| %s | %s | %.2f | %.2f–%.2f | %s | %s | %s | %s |\n",
+			    k[1], k[2], med[order[i]], lo[order[i]], hi[order[i]], pv, bare, cpu, rss
+		}
+	}' "$results"
+} >"$report"
