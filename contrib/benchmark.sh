@@ -91,8 +91,9 @@ for round in $(seq "$rounds"); do
 		measure file-null "$name" "MIDDLE <$work/file >/dev/null"
 		measure file-pipe "$name" "MIDDLE <$work/file | dd of=/dev/null bs=1M 2>/dev/null"
 	done
+	pair=(tach tach-display)
 	for x in 64K 1M; do
-		for name in tach tach-display; do
+		for name in "${pair[@]:round % 2}" "${pair[@]:0:round % 2}"; do
 			measure "display-$x" "$name" "dd if=/dev/zero bs=$x count=$(dd_count $x) 2>/dev/null | MIDDLE | dd of=/dev/null bs=$x 2>/dev/null"
 		done
 	done

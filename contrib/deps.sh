@@ -12,9 +12,9 @@ as_root() {
 }
 
 if command -v apt-get >/dev/null 2>&1; then
-	build="cmake make gcc pkg-config libbsd-dev libncurses-dev"
-	test="clang libcmocka-dev strace tmux valgrind mandoc pv procps
-	    gzip bzip2 xz-utils zstd lz4 debhelper dpkg-dev fakeroot"
+	build="build-essential cmake pkg-config libbsd-dev libncurses-dev"
+	test="clang libclang-rt-dev libcmocka-dev strace tmux valgrind mandoc
+	    pv time gzip bzip2 xz-utils zstd lz4 debhelper dpkg-dev fakeroot"
 	missing=
 	for p in $build $([ $tests = yes ] && echo $test); do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |

@@ -118,7 +118,7 @@ start_feeder(int from, const unsigned char *head, size_t len, int feed[2],
 		return pid;
 	signals_reset_child();
 	close(feed[0]);		/* or a dead decompressor would go unnoticed */
-	relay_init(&r, from, to, relay_default_bufsize(from, to), true);
+	relay_init(&r, from, to, relay_default_bufsize(from, to, true), true);
 	if ((end = relay_write(&r, head, len)) == RELAY_EOF)
 		end = relay_run(&r);
 	if (end == RELAY_READ_ERROR)

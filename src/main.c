@@ -46,7 +46,7 @@ static size_t
 buffer_size(const struct options *opts, int in, int out)
 {
 	if (opts->bufsize == 0)
-		return relay_default_bufsize(in, out);
+		return relay_default_bufsize(in, out, !opts->no_splice);
 	if (opts->bufsize > RELAY_BUFSIZE_MAX)
 		return RELAY_BUFSIZE_MAX;
 	return (size_t)opts->bufsize;

@@ -16,10 +16,12 @@
 #include "tach/signals.h"
 
 /*
- * The smallest default buffer; see doc/PERFORMANCE.md for the measurements
- * behind it.
+ * The smallest default buffers: splice and copy_file_range do best with
+ * 1 MiB (pipes grow to it), a read/write loop with 256 KiB.  See
+ * doc/PERFORMANCE.md for the measurements behind them.
  */
-#define RELAY_BUFSIZE_MIN	(1024 * 1024)
+#define ZEROCOPY_BUFSIZE_MIN	(1024 * 1024)
+#define COPY_BUFSIZE_MIN	(256 * 1024)
 
 static size_t
 block_size(int fd)
@@ -32,16 +34,18 @@ block_size(int fd)
 }
 
 size_t
-relay_default_bufsize(int in, int out)
+relay_default_bufsize(int in, int out, bool zerocopy)
 {
 	size_t blk, inblk = block_size(in), outblk = block_size(out);
+	size_t min = zerocopy && TACH_USE_ZEROCOPY ? ZEROCOPY_BUFSIZE_MIN :
+	    COPY_BUFSIZE_MIN;
 
 	blk = inblk > outblk ? inblk : outblk;
 	if (blk > RELAY_BUFSIZE_MAX)
 		return RELAY_BUFSIZE_MAX;
-	if (blk >= RELAY_BUFSIZE_MIN)
+	if (blk >= min)
 		return blk;
-	return (RELAY_BUFSIZE_MIN + blk - 1) / blk * blk;
+	return (min + blk - 1) / blk * blk;
 }
 
 void

@@ -37,7 +37,7 @@ struct relay {
 	void		*ctx;
 };
 
-size_t		relay_default_bufsize(int in, int out);
+size_t		relay_default_bufsize(int in, int out, bool zerocopy);
 void		relay_init(struct relay *r, int in, int out, size_t bufsize,
 		    bool zerocopy);
 enum relay_end	relay_run(struct relay *r);

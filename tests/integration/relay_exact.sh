@@ -2,11 +2,11 @@
 # buffer sizes, and the sizes around page and buffer boundaries.
 . "$(dirname "$0")/lib.sh"
 
-# The default buffer for a pipe (st_blksize 4096) is 1 MiB.
-defbuf=1048576
+# The default buffers for pipes (st_blksize 4096): 1 MiB with splice,
+# 256 KiB with read/write; 64 KiB is a pipe's own size.
 mkdir "$WORK/in"
-for n in 0 1 4095 4096 4097 $((defbuf - 1)) $defbuf $((defbuf + 1)) \
-    $((65536 - 1)) 65536 $((65536 + 1)) $((9 * 1048576 + 3)); do
+for n in 0 1 4095 4096 4097 65535 65536 65537 262143 262144 262145 \
+    1048575 1048576 1048577 $((9 * 1048576 + 3)); do
 	random "$WORK/in/$n" "$n"
 done
 

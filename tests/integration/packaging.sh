@@ -1,0 +1,91 @@
+# What `cmake --install` lays out, against every packaging recipe's file
+# list; the man page's lint; the Debian package when it can be built.
+. "$(dirname "$0")/lib.sh"
+: "${SOURCE_DIR:?SOURCE_DIR must name the source tree}"
+contrib=$SOURCE_DIR/contrib
+
+# layout PREFIX MANDIR LINKS: the files an install lays out, one a line.
+layout() {
+	b=$WORK/build-$3-$(echo "$1$2" | tr / _)
+	cmake -S "$SOURCE_DIR" -B "$b" -DBUILD_TESTING=OFF \
+	    -DCMAKE_INSTALL_PREFIX="$1" -DCMAKE_INSTALL_MANDIR="$2" \
+	    -DTACH_PROGRESS_LINKS="$3" >/dev/null &&
+	cmake --build "$b" >/dev/null &&
+	DESTDIR="$b/root" cmake --install "$b" >/dev/null &&
+	(cd "$b/root$1" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort)
+}
+
+# same NAME EXPECTED ACTUAL: the two lists are equal.
+same() {
+	if [ "$2" = "$3" ]; then
+		pass
+	else
+		fail "$1 file list differs from cmake --install:"
+		printf '%s\n' "$2" >"$WORK/want"
+		printf '%s\n' "$3" >"$WORK/got"
+		diff -u "$WORK/want" "$WORK/got" >&2
+	fi
+}
+
+# FreeBSD: pkg-plist plus the PROGRESS option's files; man pages get .gz.
+got=$(layout /usr/local share/man ON)
+want=$( { sed -e 's/%%PORTDOCS%%//' -e 's|%%DOCSDIR%%|share/doc/tach|' \
+    "$contrib/freebsd/pkg-plist"
+    sed -n 's/^PROGRESS_PLIST_FILES=[[:space:]]*//p' "$contrib/freebsd/Makefile" |
+	tr ' ' '\n'; } | sed 's/\.gz$//' | sort)
+same FreeBSD "$want" "$got"
+
+# pkgsrc: PLIST, with man pages under PKGMANDIR (man).
+got=$(layout /usr/pkg man ON)
+want=$(grep -v '^@comment' "$contrib/pkgsrc/PLIST" | sort)
+same pkgsrc "$want" "$got"
+
+# RPM: %files with the macros expanded for prefix /usr.
+got=$(layout /usr share/man OFF)
+want=$(sed -n '/^%files/,/^%changelog/p' "$contrib/rpm/tach.spec" |
+    grep -v -e '^%files' -e '^%changelog' -e '^$' |
+    sed -e 's/^%license //' -e 's/^%doc //' \
+	-e 's|%{_docdir}|share/doc|' -e 's|%{_bindir}|bin|' \
+	-e 's|%{_mandir}|share/man|' -e 's|%{_datadir}|share|' \
+	-e 's|%{name}|tach|g' -e 's/\*$//' | sort)
+same RPM "$want" "$got"
+
+# Arch and Homebrew install whatever cmake lays out; they must not ask for
+# progress links, which Debian's and Arch's own progress packages own.
+check "PKGBUILD turns the progress links off" \
+    grep -q -- "-DTACH_PROGRESS_LINKS=OFF" "$contrib/arch/PKGBUILD"
+check "Homebrew turns the progress links off" \
+    grep -q -- "-DTACH_PROGRESS_LINKS=OFF" "$contrib/homebrew/tach.rb"
+check "the progress links point at tach" \
+    [ "$(readlink "$WORK"/build-ON-_usr_pkgman/root/usr/pkg/bin/progress)" = tach ]
+
+# The man page is clean under mandoc's lint.
+if command -v mandoc >/dev/null; then
+	lint=$(mandoc -Tlint -Wwarning "$SOURCE_DIR/doc/tach.1" 2>&1)
+	check "mandoc -Tlint is quiet ($lint)" [ -z "$lint" ]
+fi
+
+# Debian: build the package and compare its files.
+if command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null; then
+	src=$WORK/deb/tach-0.1.0
+	mkdir -p "$src"
+	(cd "$SOURCE_DIR" && tar cf - --exclude='./build*' --exclude=./.git .) |
+	    (cd "$src" && tar xf -)
+	cp -r "$src/contrib/debian" "$src/debian"
+	(cd "$src" && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b \
+	    >"$WORK/deb.log" 2>&1)
+	check "dpkg-buildpackage succeeds" [ $? -eq 0 ] || tail -n 20 "$WORK/deb.log" >&2
+	deb=$(ls "$WORK"/deb/tach_*.deb 2>/dev/null | head -n 1)
+	if [ -n "$deb" ]; then
+		got=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print $6 }' |
+		    sed -e 's|^\./usr/||' -e 's/\.gz$//' |
+		    grep -v -e '^share/doc/tach/changelog' \
+		    -e '^share/doc/tach/copyright' | sort)
+		want=$(layout /usr share/man OFF)
+		same Debian "$want" "$got"
+	fi
+else
+	echo "no dpkg-buildpackage: the .deb is not built" >&2
+fi
+
+done_testing
