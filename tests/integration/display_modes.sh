@@ -1,26 +1,7 @@
 # The bar's other terminals and modes, through tmux: TERM=dumb and unset,
 # colour and NO_COLOR, ^Z and fg, SIGTERM, and command mode's stdout.
 . "$(dirname "$0")/lib.sh"
-need tmux
-
-sock="tach-test-$$"
-tmx() { tmux -L "$sock" "$@"; }
-trap 'tmx kill-server 2>/dev/null; rm -rf "$WORK"' EXIT
-tmx -f /dev/null new-session -d -x 100 -y 30 \
-    "env -i PATH='$PATH' TERM=screen LC_ALL=C.UTF-8 PS1='$ ' bash --norc --noprofile"
-sleep 0.5
-screen() { tmx capture-pane -p -J "$@"; }
-cursor() { tmx display-message -p '#{cursor_flag}'; }
-run() { tmx send-keys -l "$*"; tmx send-keys Enter; }
-wait_for() {
-	i=0
-	while [ $i -lt $((${2:-10} * 10)) ]; do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
+tmux_session
 half="(head -c 1000000 /dev/zero; sleep 2; head -c 1000000 /dev/zero)"
 
 # Patterns waited for must not be in the typed command line itself.

@@ -1,11 +1,7 @@
 # The bar on a real terminal, through tmux: its fields, a resize, a stall,
 # ^C, a background job, and silence when stderr is not a terminal.
 . "$(dirname "$0")/lib.sh"
-need tmux
-
-sock="tach-test-$$"
-tmx() { tmux -L "$sock" "$@"; }
-trap 'tmx kill-server 2>/dev/null; rm -rf "$WORK"' EXIT
+tmux_session
 
 # Nothing reaches a non-terminal unless asked for.
 head -c 3000000 /dev/zero | "$TACH" -l 3000000 2>"$WORK/err" >/dev/null
@@ -13,23 +9,6 @@ check "stderr to a file stays empty" [ ! -s "$WORK/err" ]
 head -c 3000000 /dev/zero | "$TACH" --force -l 3000000 2>"$WORK/err" >/dev/null
 check "--force draws to a file" grep -q "100%" "$WORK/err"
 
-tmx -f /dev/null new-session -d -x 100 -y 30 \
-    "env -i PATH='$PATH' TERM=screen LC_ALL=C.UTF-8 PS1='$ ' bash --norc --noprofile"
-tmx set-option -g remain-on-exit on
-sleep 0.5
-screen() { tmx capture-pane -p -J; }
-cursor() { tmx display-message -p '#{cursor_flag}'; }
-run() { tmx send-keys -l "$*"; tmx send-keys Enter; }
-# wait_for TEXT [SECONDS]: until the screen shows TEXT.
-wait_for() {
-	i=0
-	while [ $i -lt $((${2:-10} * 10)) ]; do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 
 # Half the input, then a pause: the bar stands at 50% and keeps moving.
 run "clear; (head -c 1000000 /dev/zero; sleep 5; head -c 1000000 /dev/zero) | '$TACH' -l 2000000 -p 'half: ' >/dev/null; echo rc=\$?"
@@ -48,7 +27,7 @@ check "finishes" wait_for "rc=0" 10
 final=$(screen | grep -F "half:")
 check "final line stays with 100% ($final)" sh -c "echo '$final' | grep -q '100%'"
 check "final line has the average" sh -c "echo '$final' | grep -q 'avg'"
-check "final line ends with a newline" sh -c "screen() { tmux -L '$sock' capture-pane -p -J; }; screen | grep -A1 -F 'half:' | tail -n 1 | grep -q '^rc=0'"
+check "final line ends with a newline" sh -c "tmux -L '$sock' capture-pane -p -J | grep -A1 -F 'half:' | tail -n 1 | grep -q '^rc=0'"
 check "cursor visible after the end" [ "$(cursor)" = 1 ]
 # columns, not bytes: the bar's blocks take three bytes each
 cols() { while IFS= read -r l; do printf '%s' "$l" | wc -m; done; }

@@ -54,3 +54,28 @@ strace() {
 	ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
 	    command strace "$@"
 }
+
+# Terminal tests: a 100x30 tmux terminal running bash, gone at exit.
+tmux_session() {
+	need tmux
+	sock="tach-test-$$"
+	trap 'tmx kill-server 2>/dev/null; rm -rf "$WORK"' EXIT
+	tmx -f /dev/null new-session -d -x 100 -y 30 \
+	    "env -i PATH='$PATH' TERM=screen LC_ALL=C.UTF-8 PS1='$ ' bash --norc --noprofile"
+	sleep 0.5
+}
+tmx() { tmux -L "$sock" "$@"; }
+screen() { tmx capture-pane -p -J "$@"; }
+cursor() { tmx display-message -p '#{cursor_flag}'; }
+run() { tmx send-keys -l "$*"; tmx send-keys Enter; }
+# wait_for TEXT [SECONDS]: until the screen shows TEXT.  TEXT must not be
+# in the typed command line itself.
+wait_for() {
+	i=0
+	while [ $i -lt $((${2:-10} * 10)) ]; do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
