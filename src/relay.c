@@ -77,10 +77,11 @@ relay_serviced(struct relay *r)
 /*
  * Waits until each named side has been ready once: a descriptor inherited
  * with O_NONBLOCK answered EAGAIN, and spinning on it would burn a core.
- * A signal cuts the wait short so the main loop can run.
+ * A signal cuts the wait short so the main loop can run.  Returns false,
+ * with *end set, when the transfer must end.
  */
 bool
-relay_wait(struct relay *r, bool input, bool output)
+relay_wait(struct relay *r, bool input, bool output, enum relay_end *end)
 {
 	struct pollfd pfd[2] = {
 		{ .fd = input ? r->in : -1, .events = POLLIN },
@@ -89,11 +90,16 @@ relay_wait(struct relay *r, bool input, bool output)
 
 	while (pfd[0].fd != -1 || pfd[1].fd != -1) {
 		if (poll(pfd, 2, -1) == -1) {
-			if (errno != EINTR)
-				return true;	/* the retried call will say why */
-			if (!relay_serviced(r))
-				return false;
-			continue;
+			if (errno == EINTR || errno == EAGAIN) {
+				if (!relay_serviced(r)) {
+					*end = RELAY_STOPPED;
+					return false;
+				}
+				continue;
+			}
+			r->error = errno;
+			*end = input ? RELAY_READ_ERROR : RELAY_WRITE_ERROR;
+			return false;
 		}
 		for (int i = 0; i < 2; i++)
 			if (pfd[i].revents != 0)
@@ -106,6 +112,7 @@ enum relay_end
 relay_write(struct relay *r, const void *data, size_t len)
 {
 	const unsigned char *p = data;
+	enum relay_end end;
 	ssize_t n;
 
 	while (len > 0) {
@@ -129,8 +136,8 @@ relay_write(struct relay *r, const void *data, size_t len)
 #if EWOULDBLOCK != EAGAIN
 		case EWOULDBLOCK:
 #endif
-			if (!relay_wait(r, false, true))
-				return RELAY_STOPPED;
+			if (!relay_wait(r, false, true, &end))
+				return end;
 			break;
 		case EPIPE:
 			return RELAY_BROKEN_PIPE;
@@ -178,8 +185,8 @@ copy_loop(struct relay *r)
 #if EWOULDBLOCK != EAGAIN
 		case EWOULDBLOCK:
 #endif
-			if (!relay_wait(r, true, false))
-				return RELAY_STOPPED;
+			if (!relay_wait(r, true, false, &end))
+				return end;
 			break;
 		default:
 			r->error = errno;

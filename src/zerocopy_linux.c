@@ -113,11 +113,7 @@ moved(struct relay *r, ssize_t n, bool input_is_pipe, size_t *largest,
 		}
 		return 1;
 	case EAGAIN:
-		if (!relay_wait(r, true, true)) {
-			*end = RELAY_STOPPED;
-			return -1;
-		}
-		return 1;
+		return relay_wait(r, true, true, end) ? 1 : -1;
 	case EPIPE:
 		*end = RELAY_BROKEN_PIPE;
 		return -1;

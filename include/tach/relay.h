@@ -47,7 +47,8 @@ void		relay_free(struct relay *r);
 
 /* Shared by the engine's tiers. */
 bool		relay_serviced(struct relay *r);
-bool		relay_wait(struct relay *r, bool input, bool output);
+bool		relay_wait(struct relay *r, bool input, bool output,
+		    enum relay_end *end);
 #if TACH_USE_ZEROCOPY
 /* Returns true when it finished the transfer, false to fall back. */
 bool		zerocopy_run(struct relay *r, enum relay_end *end);
