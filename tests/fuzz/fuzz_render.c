@@ -1,0 +1,131 @@
+/*
+ * libFuzzer harness for the renderer: random state, width and prefix.  The
+ * line must stay inside its buffer, be exactly width - 1 columns wide and,
+ * in a UTF-8 locale, be valid UTF-8 with no raw control characters.
+ */
+#include <locale.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "tach/render.h"
+
+static uint64_t
+take(const uint8_t **p, size_t *n, size_t len)
+{
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < len && *n > 0; i++, (*p)++, (*n)--)
+		v = v << 8 | **p;
+	return v;
+}
+
+static double
+take_double(const uint8_t **p, size_t *n)
+{
+	uint64_t bits = take(p, n, 8);
+	double d;
+
+	memcpy(&d, &bits, sizeof(d));
+	return d;
+}
+
+/* Columns as a terminal counts them, skipping the colour sequences. */
+static int
+columns(const char *s, const char *on, const char *off)
+{
+	mbstate_t mb;
+	wchar_t wc;
+	size_t len;
+	int cols = 0, w;
+
+	while (*s != '\0') {
+		if (strncmp(s, on, strlen(on)) == 0 && *on != '\0') {
+			s += strlen(on);
+			continue;
+		}
+		if (strncmp(s, off, strlen(off)) == 0 && *off != '\0') {
+			s += strlen(off);
+			continue;
+		}
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			abort();	/* a raw control character */
+		memset(&mb, 0, sizeof(mb));
+		len = mbrtowc(&wc, s, strlen(s), &mb);
+		if (len == (size_t)-1 || len == (size_t)-2 || len == 0)
+			abort();
+		w = (unsigned char)*s < 0x80 ? 1 : wcwidth(wc);
+		if (w < 1)
+			abort();	/* unprintable: should have been escaped */
+		cols += w;
+		s += len;
+	}
+	return cols;
+}
+
+static bool
+valid_utf8(const unsigned char *p)
+{
+	while (*p != '\0') {
+		int n = *p < 0x80 ? 0 : *p >= 0xf0 && *p <= 0xf4 ? 3 :
+		    *p >= 0xe0 ? 2 : *p >= 0xc2 ? 1 : -1;
+
+		if (n < 0)
+			return false;
+		for (p++; n > 0; n--, p++)
+			if ((*p & 0xc0) != 0x80)
+				return false;
+	}
+	return true;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static char line[RENDER_BUFSIZE(1000) + 1];
+	static bool ready;
+	struct render_caps caps = { false, "\033[32m", "\033(B\033[m" };
+	struct render_state s;
+	char prefix[512];
+	int width;
+	unsigned flags;
+	size_t len;
+
+	if (!ready) {
+		setlocale(LC_CTYPE, "C.UTF-8");
+		ready = true;
+	}
+	memset(&s, 0, sizeof(s));
+	width = (int)(take(&data, &size, 2) % 1000) + 1;
+	flags = (unsigned)take(&data, &size, 1);
+	caps.utf8 = flags & 1;
+	if (flags & 2)
+		caps.colour_on = caps.colour_off = "";
+	s.final = flags & 4;
+	s.stalled = flags & 8;
+	s.bytes = take(&data, &size, 8);
+	s.done = take(&data, &size, 8);
+	s.size = take(&data, &size, 8);
+	s.rate = take_double(&data, &size);
+	s.average = take_double(&data, &size);
+	s.elapsed = take_double(&data, &size);
+	s.eta = take_double(&data, &size);
+	s.phase = (unsigned)take(&data, &size, 4);
+	len = size < sizeof(prefix) - 1 ? size : sizeof(prefix) - 1;
+	memcpy(prefix, data, len);
+	prefix[len] = '\0';
+	s.prefix = (flags & 16) ? NULL : prefix;
+
+	line[sizeof(line) - 1] = 'X';
+	len = render_line(&s, width, &caps, line, sizeof(line) - 1);
+	if (line[sizeof(line) - 1] != 'X' || len != strlen(line))
+		abort();
+	if (columns(line, caps.colour_on, caps.colour_off) != width - 1)
+		abort();
+	if (caps.utf8 && !valid_utf8((const unsigned char *)line))
+		abort();
+	return 0;
+}
