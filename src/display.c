@@ -1,7 +1,8 @@
 /*
- * The display.  It draws only on a terminal (or with --force), only from
- * the foreground, and only when the redraw timer or a signal asks: never
- * once per chunk.
+ * The display.  The bar is drawn only on a terminal (or with --force),
+ * only from the foreground, and only when the redraw timer or a signal
+ * asks: never once per chunk.  -n, --format json and --stats write to
+ * stderr whatever it is.
  */
 #include <err.h>
 #include <langinfo.h>
@@ -9,26 +10,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "tach/clock.h"
+#include "tach/cursor.h"
 #include "tach/display.h"
 #include "tach/signals.h"
-
-static double
-monotonic(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Seconds of transfer: time spent stopped by ^Z does not count. */
 static double
 transfer_clock(const struct display *d)
 {
-	return monotonic() - d->origin - d->stopped;
+	return clock_now() - d->origin - d->stopped;
 }
 
 /* A background job draws nothing; a non-terminal only with --force. */
@@ -43,43 +36,130 @@ may_draw(const struct display *d)
 	return pg == -1 ? d->forced : pg == getpgrp();
 }
 
-static void
-draw(struct display *d, uint64_t bytes, bool final)
+/* Which side tach waits for most, with --stats: the bottleneck. */
+static const char *
+bottleneck(const struct display *d, double t, char *buf, size_t len)
 {
-	double t = transfer_clock(d);
+	double in = d->relay->wait_in, out = d->relay->wait_out;
+
+	if (!d->stats || t <= 0 || (in < 0.1 * t && out < 0.1 * t))
+		return NULL;
+	snprintf(buf, len, "%s-wait %d%%", in > out ? "input" : "output",
+	    (int)(100 * (in > out ? in : out) / t));
+	return buf;
+}
+
+/* Fills the renderer's state from the meters at transfer time t. */
+static void
+state_at(struct display *d, double t, bool final, struct render_state *s,
+    char *note, size_t notelen)
+{
 	const struct meter *progress = &d->meter;
-	struct render_state s;
+	uint64_t bytes = d->relay->bytes;
+
+	meter_update(&d->meter, t, bytes);
+	memset(s, 0, sizeof(*s));
+	s->done = bytes;
+	if (d->input->source != -1) {
+		s->done = input_source_done(d->input);
+		meter_update(&d->position, t, s->done);
+		progress = &d->position;
+	}
+	s->prefix = d->prefix;
+	s->bytes = bytes;
+	s->size = d->size;
+	s->rate = meter_rate(&d->meter, METER_RATE_WINDOW);
+	s->average = meter_average(&d->meter);
+	s->elapsed = t;
+	s->eta = meter_eta(progress, d->size);
+	s->stalled = meter_stalled(&d->meter);
+	s->final = final;
+	s->phase = d->phase++;
+	s->note = bottleneck(d, t, note, notelen);
+}
+
+static void
+draw(struct display *d, const struct render_state *s)
+{
 	size_t len;
 	int width;
 
-	meter_update(&d->meter, t, bytes);
-	memset(&s, 0, sizeof(s));
-	s.done = bytes;
-	if (d->input->source != -1) {
-		s.done = input_source_done(d->input);
-		meter_update(&d->position, t, s.done);
-		progress = &d->position;
-	}
 	if (!may_draw(d))
 		return;
-	s.prefix = d->prefix;
-	s.bytes = bytes;
-	s.size = d->size;
-	s.rate = meter_rate(&d->meter, METER_RATE_WINDOW);
-	s.average = meter_average(&d->meter);
-	s.elapsed = t;
-	s.eta = meter_eta(progress, d->size);
-	s.stalled = meter_stalled(&d->meter);
-	s.final = final;
-	s.phase = d->phase++;
 	width = d->width > 0 ? d->width : term_width(&d->term);
 	if (width > DISPLAY_WIDTH_MAX)
 		width = DISPLAY_WIDTH_MAX;
-	len = render_line(&s, width, &d->caps, d->line, sizeof(d->line));
-	if (!d->drawn)
+	len = render_line(s, width, &d->caps, d->line, sizeof(d->line));
+	if (!d->drawn && !d->cursor)
 		term_write(&d->term, d->term.civis, strlen(d->term.civis));
-	term_draw(&d->term, d->line, len);
+	if (d->cursor)
+		cursor_draw(&d->term, d->row, d->line, len);
+	else
+		term_draw(&d->term, d->line, len);
 	d->drawn = true;
+}
+
+/* -n: a whole percentage a line, or the byte count if the size is unknown. */
+static void
+numeric(const struct render_state *s, bool complete)
+{
+	if (s->size == 0)
+		fprintf(stderr, "%llu\n", (unsigned long long)s->bytes);
+	else if (complete || s->done >= s->size)
+		fprintf(stderr, "100\n");
+	else
+		fprintf(stderr, "%d\n", (int)((double)s->done * 100 /
+		    (double)s->size));
+}
+
+static void
+json(const struct render_state *s, bool final)
+{
+	fprintf(stderr, "{\"elapsed\":%.3f,\"bytes\":%llu,\"rate\":%.1f,"
+	    "\"average\":%.1f", s->elapsed, (unsigned long long)s->bytes,
+	    s->rate, s->average);
+	if (s->size > 0)
+		fprintf(stderr, ",\"size\":%llu,\"percent\":%.2f",
+		    (unsigned long long)s->size, s->done >= s->size ? 100.0 :
+		    (double)s->done * 100 / (double)s->size);
+	else
+		fprintf(stderr, ",\"size\":null,\"percent\":null");
+	if (s->eta >= 0 && !final)
+		fprintf(stderr, ",\"eta\":%.1f", s->eta);
+	else
+		fprintf(stderr, ",\"eta\":null");
+	fprintf(stderr, ",\"final\":%s}\n", final ? "true" : "false");
+}
+
+/*
+ * --stats: the rate over the interval that just ended.  A sliver (the
+ * first call at the start, the tail at the end) would be noise, not a rate.
+ */
+static void
+sample(struct display *d, double t, uint64_t bytes)
+{
+	if (!d->stats || t - d->last_t < d->interval / 2)
+		return;
+	stats_add(&d->rates, (double)(bytes - d->last_bytes) / (t - d->last_t));
+	d->last_t = t;
+	d->last_bytes = bytes;
+}
+
+/* One interval: its rate for --stats, then every form of output asked. */
+static void
+tick(struct display *d)
+{
+	struct render_state s;
+	char note[32];
+	double t = transfer_clock(d);
+
+	state_at(d, t, false, &s, note, sizeof(note));
+	sample(d, t, s.bytes);
+	if (d->numeric)
+		numeric(&s, false);
+	if (d->json)
+		json(&s, false);
+	draw(d, &s);
 }
 
 /* Ends the line on screen and shows the cursor again. */
@@ -88,19 +168,21 @@ release(struct display *d)
 {
 	if (!d->drawn)
 		return;
-	term_write(&d->term, "\n", 1);
+	if (!d->cursor)
+		term_write(&d->term, "\n", 1);
 	term_write(&d->term, d->term.cnorm, strlen(d->term.cnorm));
 	d->drawn = false;
 }
 
 /* SIGUSR1 (SIGINFO): the counters, once, on stderr, as dd does. */
 static void
-report(struct display *d, uint64_t bytes)
+report(struct display *d)
 {
 	char amount[32], rate[32], elapsed[32];
 	double t = transfer_clock(d);
+	uint64_t bytes = d->relay->bytes;
 
-	if (d->term.fd == STDERR_FILENO)
+	if (d->term.fd == STDERR_FILENO && !d->cursor)
 		release(d);
 	render_iec((double)bytes, amount, sizeof(amount));
 	render_iec(t > 0 ? (double)bytes / t : 0, rate, sizeof(rate));
@@ -113,50 +195,77 @@ report(struct display *d, uint64_t bytes)
 static void
 suspend(struct display *d)
 {
-	double t0 = monotonic();
+	double t0 = clock_now();
 
 	if (d->drawn)
 		term_write(&d->term, d->term.cnorm, strlen(d->term.cnorm));
 	signals_stop_self();
-	d->stopped += monotonic() - t0;
-	if (d->drawn)
+	d->stopped += clock_now() - t0;
+	if (d->drawn && !d->cursor)
 		term_write(&d->term, d->term.civis, strlen(d->term.civis));
+}
+
+static char *
+label(const struct options *opts)
+{
+	size_t len;
+	char *s;
+
+	if (opts->name == NULL)
+		return opts->prefix == NULL ? NULL : strdup(opts->prefix);
+	len = strlen(opts->name) + 3 + (opts->prefix ? strlen(opts->prefix) :
+	    0);
+	if ((s = malloc(len)) == NULL)
+		err(1, "label");
+	snprintf(s, len, "%s: %s", opts->name, opts->prefix ? opts->prefix :
+	    "");
+	return s;
 }
 
 void
 display_start(struct display *d, const struct options *opts,
-    const struct input *in)
+    const struct input *in, const struct relay *r)
 {
 	int fd = opts->cmd != NULL && !opts->stderr_bar ? STDOUT_FILENO :
 	    STDERR_FILENO;
 	const char *no_colour = getenv("NO_COLOR");
+	bool machine = opts->numeric || opts->json;
 
 	memset(d, 0, sizeof(*d));
 	d->input = in;
-	d->prefix = opts->prefix;
+	d->relay = r;
+	d->prefix = label(opts);
 	d->size = in->size;
 	d->width = opts->width;
 	d->interval = opts->interval;
 	d->forced = opts->force;
-	d->active = !opts->quiet && (opts->force || isatty(fd));
-	d->origin = monotonic();
+	d->numeric = opts->numeric;
+	d->json = opts->json;
+	d->stats = opts->stats;
+	/* -n and --format json replace the bar, as pv -n does */
+	d->active = !opts->quiet && !machine && (opts->force || isatty(fd));
+	d->origin = clock_now();
 	d->term.fd = fd;
 	meter_init(&d->meter);
 	meter_init(&d->position);
-	if (!d->active)
+	if (!d->active && !machine && !d->stats)
 		return;
-	term_open(&d->term, fd, isatty(fd) && (no_colour == NULL ||
-	    *no_colour == '\0'));
-	d->caps.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-	d->caps.colour_on = d->term.colour_on;
-	d->caps.colour_off = d->term.colour_off;
 	signals_install_display();
+	if (d->active) {
+		term_open(&d->term, fd, isatty(fd) && (no_colour == NULL ||
+		    *no_colour == '\0'));
+		d->caps.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+		d->caps.colour_on = d->term.colour_on;
+		d->caps.colour_off = d->term.colour_off;
+		d->cursor = opts->cursor && isatty(fd) &&
+		    cursor_claim(fd, &d->row);
+	}
 	signals_timer(d->interval);
-	draw(d, 0, false);
+	tick(d);
 }
 
 bool
-display_service(void *ctx, uint64_t bytes)
+display_service(void *ctx)
 {
 	struct display *d = ctx;
 	int bits = signals_take();
@@ -168,18 +277,55 @@ display_service(void *ctx, uint64_t bytes)
 		bits |= SIGNAL_TICK;
 	}
 	if (bits & SIGNAL_INFO)
-		report(d, bytes);
+		report(d);
 	if (bits & (SIGNAL_TICK | SIGNAL_WINCH | SIGNAL_CONT))
-		draw(d, bytes, false);
+		tick(d);
 	return true;
 }
 
-void
-display_finish(struct display *d, uint64_t bytes)
+static void
+print_stats(struct display *d, double t)
 {
-	if (!d->active)
-		return;
+	struct stats_summary sum;
+	char a[5][32];
+	const struct relay *r = d->relay;
+
+	stats_summary(&d->rates, &sum);
+	render_iec(t > 0 ? (double)r->bytes / t : 0, a[0], sizeof(a[0]));
+	fprintf(stderr, "%s: %llu bytes in %.3f s, %s/s\n", getprogname(),
+	    (unsigned long long)r->bytes, t, a[0]);
+	render_iec(sum.min, a[0], sizeof(a[0]));
+	render_iec(sum.median, a[1], sizeof(a[1]));
+	render_iec(sum.mean, a[2], sizeof(a[2]));
+	render_iec(sum.max, a[3], sizeof(a[3]));
+	render_iec(sum.stddev, a[4], sizeof(a[4]));
+	fprintf(stderr, "%s: rate over %zu intervals: min %s/s, median %s/s, "
+	    "mean %s/s, max %s/s, stddev %s/s\n", getprogname(), sum.count,
+	    a[0], a[1], a[2], a[3], a[4]);
+	fprintf(stderr, "%s: input-wait %d%%, output-wait %d%%\n",
+	    getprogname(), t > 0 ? (int)(100 * r->wait_in / t + 0.5) : 0,
+	    t > 0 ? (int)(100 * r->wait_out / t + 0.5) : 0);
+}
+
+void
+display_finish(struct display *d, bool complete)
+{
+	struct render_state s;
+	char note[32];
+	double t = transfer_clock(d);
+
 	signals_timer(0);
-	draw(d, bytes, true);
+	state_at(d, t, true, &s, note, sizeof(note));
+	sample(d, t, s.bytes);
+	if (d->numeric)
+		numeric(&s, complete);
+	if (d->json)
+		json(&s, true);
+	draw(d, &s);
 	release(d);
+	if (d->stats)
+		print_stats(d, t);
+	stats_free(&d->rates);
+	free(d->prefix);
+	d->prefix = NULL;
 }

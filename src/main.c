@@ -78,12 +78,14 @@ main(int argc, char *argv[])
 	input_open(&in, &opts);
 	if (opts.cmd != NULL)
 		out = start_command(&opts, &in, &cmd);
-	display_start(&display, &opts, &in);
-
 	relay_init(&relay, in.fd, out, buffer_size(&opts, in.fd, out),
 	    !opts.no_splice);
+	relay.limit = (double)opts.rate_limit;
+	relay.timed = opts.stats;
 	relay.service = display_service;
 	relay.ctx = &display;
+	display_start(&display, &opts, &in, &relay);
+
 	end = relay_run(&relay);
 	relay_free(&relay);
 
@@ -98,7 +100,7 @@ main(int argc, char *argv[])
 			kill(cmd, signals_fatal());
 		cmd_status = command_wait(cmd);
 	}
-	display_finish(&display, relay.bytes);
+	display_finish(&display, end == RELAY_EOF);
 
 	switch (end) {
 	case RELAY_EOF:

@@ -9,9 +9,11 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "tach/clock.h"
 #include "tach/relay.h"
 #include "tach/signals.h"
 
@@ -71,7 +73,42 @@ relay_serviced(struct relay *r)
 {
 	if (!signal_pending || r->service == NULL)
 		return true;
-	return r->service(r->ctx, r->bytes);
+	return r->service(r->ctx);
+}
+
+/*
+ * With -L, a call may move the bytes it is due: tach sleeps until the
+ * bytes so far are paid for at the limit, then moves at most 50 ms' worth,
+ * so zero-copy calls stay zero-copy, only shorter.  A slow source does not
+ * bank more than half a second of credit for a burst later.
+ */
+size_t
+relay_chunk(struct relay *r, enum relay_end *end)
+{
+	double now, due, chunk;
+	struct timespec ts;
+
+	if (r->limit <= 0)
+		return r->bufsize;
+	chunk = r->limit / 20 < 1 ? 1 : r->limit / 20;
+	if (chunk > (double)r->bufsize)
+		chunk = (double)r->bufsize;
+	for (;;) {
+		now = clock_now();
+		if (r->paced_from == 0)
+			r->paced_from = now;
+		due = r->paced_from + (double)r->bytes / r->limit;
+		if (now - due > 0.5)
+			r->paced_from += now - due - 0.5;
+		if (due <= now)
+			return (size_t)chunk;
+		ts.tv_sec = (time_t)(due - now);
+		ts.tv_nsec = (long)((due - now - (double)ts.tv_sec) * 1e9);
+		if (nanosleep(&ts, NULL) == -1 && !relay_serviced(r)) {
+			*end = RELAY_STOPPED;
+			return 0;
+		}
+	}
 }
 
 /*
@@ -87,6 +124,7 @@ relay_wait(struct relay *r, bool input, bool output, enum relay_end *end)
 		{ .fd = input ? r->in : -1, .events = POLLIN },
 		{ .fd = output ? r->out : -1, .events = POLLOUT },
 	};
+	double since = r->timed ? clock_now() : 0;
 
 	while (pfd[0].fd != -1 || pfd[1].fd != -1) {
 		if (poll(pfd, 2, -1) == -1) {
@@ -105,7 +143,43 @@ relay_wait(struct relay *r, bool input, bool output, enum relay_end *end)
 			if (pfd[i].revents != 0)
 				pfd[i].fd = -1;
 	}
+	if (r->timed) {
+		/* a wait on both sides is charged to the input */
+		if (input)
+			r->wait_in += clock_now() - since;
+		else
+			r->wait_out += clock_now() - since;
+	}
 	return true;
+}
+
+/* read(2) and write(2), timed for --stats: blocking in them is waiting. */
+static ssize_t
+read_some(struct relay *r, void *buf, size_t len)
+{
+	double since;
+	ssize_t n;
+
+	if (!r->timed)
+		return read(r->in, buf, len);
+	since = clock_now();
+	n = read(r->in, buf, len);
+	r->wait_in += clock_now() - since;
+	return n;
+}
+
+static ssize_t
+write_some(struct relay *r, const void *buf, size_t len)
+{
+	double since;
+	ssize_t n;
+
+	if (!r->timed)
+		return write(r->out, buf, len);
+	since = clock_now();
+	n = write(r->out, buf, len);
+	r->wait_out += clock_now() - since;
+	return n;
 }
 
 enum relay_end
@@ -116,7 +190,7 @@ relay_write(struct relay *r, const void *data, size_t len)
 	ssize_t n;
 
 	while (len > 0) {
-		n = write(r->out, p, len);
+		n = write_some(r, p, len);
 		if (n > 0) {
 			p += n;
 			len -= (size_t)n;
@@ -154,6 +228,7 @@ static enum relay_end
 copy_loop(struct relay *r)
 {
 	enum relay_end end;
+	size_t len;
 	ssize_t n;
 
 	if (r->buf == NULL) {
@@ -167,7 +242,9 @@ copy_loop(struct relay *r)
 		r->buf = buf;
 	}
 	for (;;) {
-		n = read(r->in, r->buf, r->bufsize);
+		if ((len = relay_chunk(r, &end)) == 0)
+			return end;
+		n = read_some(r, r->buf, len);
 		if (n > 0) {
 			if ((end = relay_write(r, r->buf, (size_t)n)) !=
 			    RELAY_EOF)

@@ -264,6 +264,8 @@ fields_of(const struct render_state *s, struct field *f)
 	}
 	if (!known && !s->final)
 		add(f, &n, ACTIVITY, 5, "%s", "");
+	if (s->note != NULL)
+		add(f, &n, TEXT, 2, "%s", s->note);
 	return n;
 }
 
@@ -271,13 +273,13 @@ size_t
 render_line(const struct render_state *s, int width,
     const struct render_caps *caps, char *buf, size_t buflen)
 {
-	struct field f[8];
+	struct field f[10];
 	struct out o = { buf, buf + buflen - 1 };
 	char prefix[PREFIX_MAX];
 	size_t prefix_len = 0;
 	int avail = width > 1 ? width - 1 : 0, n, used, i, lowest, extra;
 	int prefix_cols = 0;
-	bool keep[8], first = true;
+	bool keep[10], first = true;
 
 	n = fields_of(s, f);
 	if (s->prefix != NULL && *s->prefix != '\0') {

@@ -40,6 +40,7 @@ expand(char *dst, const char *cap)
 void
 term_open(struct terminal *t, int fd, bool colour)
 {
+	char *cup;
 	int error;
 
 	memset(t, 0, sizeof(*t));
@@ -54,6 +55,11 @@ term_open(struct terminal *t, int fd, bool colour)
 	expand(t->el, tigetstr("el"));
 	expand(t->civis, tigetstr("civis"));
 	expand(t->cnorm, tigetstr("cnorm"));
+	expand(t->sc, tigetstr("sc"));
+	expand(t->rc, tigetstr("rc"));
+	cup = tigetstr("cup");
+	if (cup != NULL && cup != (char *)-1 && strlen(cup) < sizeof(t->cup))
+		strcpy(t->cup, cup);
 	if (colour && tigetnum("colors") >= 8) {
 		char *setaf = tigetstr("setaf");
 

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
@@ -85,6 +86,28 @@ coalesce(size_t *largest, size_t moved)
 }
 
 /*
+ * A splice answered EAGAIN: wait on the side that is not ready.  With
+ * --stats, splice runs with SPLICE_F_NONBLOCK just so this tells which
+ * side tach waits for.
+ */
+static bool
+wait_for_side(struct relay *r, enum relay_end *end)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = r->in, .events = POLLIN },
+		{ .fd = r->out, .events = POLLOUT },
+	};
+
+	if (poll(pfd, 2, 0) == -1)
+		return relay_wait(r, true, true, end);
+	if (pfd[0].revents == 0)
+		return relay_wait(r, true, false, end);
+	if (pfd[1].revents == 0)
+		return relay_wait(r, false, true, end);
+	return true;		/* both ready by now: try again */
+}
+
+/*
  * Returns 1 to go on, 0 to fall back to read/write, -1 when the transfer
  * ended (with *end set).
  */
@@ -113,7 +136,7 @@ moved(struct relay *r, ssize_t n, bool input_is_pipe, size_t *largest,
 		}
 		return 1;
 	case EAGAIN:
-		return relay_wait(r, true, true, end) ? 1 : -1;
+		return wait_for_side(r, end) ? 1 : -1;
 	case EPIPE:
 		*end = RELAY_BROKEN_PIPE;
 		return -1;
@@ -129,7 +152,7 @@ bool
 zerocopy_run(struct relay *r, enum relay_end *end)
 {
 	struct stat in, out;
-	size_t largest = 0;
+	size_t largest = 0, len;
 	int go, flags;
 
 	if (fstat(r->in, &in) == -1 || fstat(r->out, &out) == -1)
@@ -137,9 +160,12 @@ zerocopy_run(struct relay *r, enum relay_end *end)
 	flags = fcntl(r->out, F_GETFL);
 	if (S_ISREG(in.st_mode) && S_ISREG(out.st_mode) && flags != -1 &&
 	    !(flags & O_APPEND)) {
-		while ((go = moved(r, copy_file_range(r->in, NULL, r->out,
-		    NULL, r->bufsize, 0), false, &largest, end)) == 1)
-			;
+		do {
+			if ((len = relay_chunk(r, end)) == 0)
+				return true;
+			go = moved(r, copy_file_range(r->in, NULL, r->out,
+			    NULL, len, 0), false, &largest, end);
+		} while (go == 1);
 		return go == -1;
 	}
 	if (!S_ISFIFO(in.st_mode) && !S_ISFIFO(out.st_mode))
@@ -148,8 +174,12 @@ zerocopy_run(struct relay *r, enum relay_end *end)
 		grow_pipe(r->in, r->bufsize);
 	if (S_ISFIFO(out.st_mode))
 		grow_pipe(r->out, r->bufsize);
-	while ((go = moved(r, splice(r->in, NULL, r->out, NULL, r->bufsize,
-	    SPLICE_F_MOVE), S_ISFIFO(in.st_mode), &largest, end)) == 1)
-		;
+	do {
+		if ((len = relay_chunk(r, end)) == 0)
+			return true;
+		go = moved(r, splice(r->in, NULL, r->out, NULL, len,
+		    SPLICE_F_MOVE | (r->timed ? SPLICE_F_NONBLOCK : 0)),
+		    S_ISFIFO(in.st_mode), &largest, end);
+	} while (go == 1);
 	return go == -1;
 }

@@ -1,6 +1,7 @@
 /*
  * The display: decides whether and where to draw, keeps the meter fed on
- * the transfer clock, and acts on the signals the main loop services.
+ * the transfer clock, writes the machine-readable forms (-n, --format
+ * json, --stats), and acts on the signals the main loop services.
  */
 #ifndef TACH_DISPLAY_H
 #define TACH_DISPLAY_H
@@ -11,35 +12,49 @@
 #include "tach/input.h"
 #include "tach/meter.h"
 #include "tach/options.h"
+#include "tach/relay.h"
 #include "tach/render.h"
+#include "tach/stats.h"
 #include "tach/term.h"
 
 #define DISPLAY_WIDTH_MAX 1000
 
 struct display {
-	bool			 active;	/* drawing at all */
+	bool			 active;	/* drawing the bar */
 	bool			 drawn;		/* a line is on the screen */
 	bool			 forced;
+	bool			 numeric;	/* -n */
+	bool			 json;		/* --format json */
+	bool			 stats;		/* --stats */
+	bool			 cursor;	/* -c */
+	int			 row;		/* -c: the line's row, from 1 */
 	const struct input	*input;
-	const char		*prefix;
+	const struct relay	*relay;
+	char			*prefix;
 	uint64_t		 size;
 	int			 width;		/* -w, or 0 */
 	double			 interval;
 	double			 origin;	/* monotonic time of the start */
 	double			 stopped;	/* seconds spent stopped */
+	double			 last_t;	/* the previous interval's end */
+	uint64_t		 last_bytes;
 	unsigned		 phase;
 	struct meter		 meter;		/* bytes moved */
 	struct meter		 position;	/* -z: compressed bytes read */
+	struct stats		 rates;		/* per-interval rates */
 	struct terminal		 term;
 	struct render_caps	 caps;
 	char			 line[RENDER_BUFSIZE(DISPLAY_WIDTH_MAX)];
 };
 
 void	display_start(struct display *d, const struct options *opts,
-	    const struct input *in);
+	    const struct input *in, const struct relay *r);
 /* The relay's service hook: false when a signal says stop. */
-bool	display_service(void *ctx, uint64_t bytes);
-/* The closing line and a newline; the cursor back as it was. */
-void	display_finish(struct display *d, uint64_t bytes);
+bool	display_service(void *ctx);
+/*
+ * The closing line and a newline, the cursor back as it was; the final
+ * -n, JSON and --stats output.  complete: all of the input was moved.
+ */
+void	display_finish(struct display *d, bool complete);
 
 #endif

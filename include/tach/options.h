@@ -10,12 +10,18 @@ struct options {
 	const char	 *file;		/* -f; NULL means stdin */
 	const char	 *prefix;	/* -p */
 	double		  interval;	/* -i, seconds between redraws */
+	long long	  rate_limit;	/* -L, bytes per second; 0: none */
+	const char	 *name;		/* -N */
 	int		  width;	/* -w; 0 means ask the terminal */
 	bool		  stderr_bar;	/* -e */
 	bool		  decompress;	/* -z */
 	bool		  quiet;	/* -q */
 	bool		  force;	/* --force */
 	bool		  no_splice;	/* --no-splice */
+	bool		  numeric;	/* -n: a percentage a line */
+	bool		  json;		/* --format json */
+	bool		  stats;	/* --stats */
+	bool		  cursor;	/* -c: one line per instance */
 	bool		  as_progress;	/* invoked as progress(1) */
 	char		**cmd;		/* NULL in filter mode */
 };

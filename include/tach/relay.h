@@ -28,12 +28,17 @@ struct relay {
 	bool		 zerocopy;	/* false with --no-splice */
 	uint64_t	 bytes;		/* written so far */
 	int		 error;
+	bool		 timed;		/* measure the waits (--stats) */
+	double		 wait_in;	/* seconds spent waiting for input */
+	double		 wait_out;	/* seconds spent waiting to write */
+	double		 limit;		/* -L: bytes per second, or 0 */
+	double		 paced_from;	/* -L: when the pacing clock started */
 	unsigned char	*buf;		/* allocated when first needed */
 	/*
 	 * Called whenever a signal has left work for the main loop;
 	 * returns false to stop the transfer.
 	 */
-	bool		(*service)(void *ctx, uint64_t bytes);
+	bool		(*service)(void *ctx);
 	void		*ctx;
 };
 
@@ -46,6 +51,8 @@ enum relay_end	relay_write(struct relay *r, const void *data, size_t len);
 void		relay_free(struct relay *r);
 
 /* Shared by the engine's tiers. */
+/* Bytes the next call may move (paced by -L); 0, with *end set, to stop. */
+size_t		relay_chunk(struct relay *r, enum relay_end *end);
 bool		relay_serviced(struct relay *r);
 bool		relay_wait(struct relay *r, bool input, bool output,
 		    enum relay_end *end);

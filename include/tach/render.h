@@ -27,6 +27,7 @@ struct render_state {
 	double		 average;	/* since the start */
 	double		 elapsed;	/* seconds */
 	double		 eta;		/* seconds left, or < 0 if unknown */
+	const char	*note;		/* the bottleneck, or NULL */
 	bool		 stalled;
 	bool		 final;		/* the closing line: totals */
 	unsigned	 phase;		/* moves the activity indicator */

@@ -20,6 +20,9 @@ struct terminal {
 	char	cnorm[TERM_CAP_MAX];	/* show it again, or "" */
 	char	colour_on[TERM_CAP_MAX];
 	char	colour_off[TERM_CAP_MAX];
+	char	sc[TERM_CAP_MAX];	/* save the cursor, or "" */
+	char	rc[TERM_CAP_MAX];	/* restore it, or "" */
+	char	cup[TERM_CAP_MAX];	/* move it: unexpanded, for tiparm */
 };
 
 /* Reads the terminal's capabilities; colour only if wanted and possible. */

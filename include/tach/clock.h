@@ -1,0 +1,7 @@
+/* The one clock tach reads: CLOCK_MONOTONIC, in seconds. */
+#ifndef TACH_CLOCK_H
+#define TACH_CLOCK_H
+
+double	clock_now(void);
+
+#endif

@@ -1,0 +1,57 @@
+# Load: eight pipelines of 1 GiB at once with exact checksums, and one
+# long run whose count is checked at the end, with no descriptor or memory
+# growth along the way.
+. "$(dirname "$0")/lib.sh"
+
+random "$WORK/block" 67108864
+stream() {
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do cat "$WORK/block"; done
+}
+want=$(stream | cksum)
+
+pids=
+for i in 1 2 3 4 5 6 7 8; do
+	case $i in
+	[1-4]) opts= ;;
+	*) opts=--no-splice ;;
+	esac
+	( stream | "$TACH" -q $opts | cksum >"$WORK/sum$i" ) &
+	pids="$pids $!"
+done
+wait $pids
+for i in 1 2 3 4 5 6 7 8; do
+	check "pipeline $i of 8: 1 GiB exact" [ "$(cat "$WORK/sum$i")" = "$want" ]
+done
+
+# The long run: 32 GiB through one tach.
+gib=32
+mkfifo "$WORK/in" "$WORK/out"
+dd if=/dev/zero bs=1M count=$((gib * 1024)) of="$WORK/in" 2>/dev/null &
+"$TACH" -q --stats <"$WORK/in" >"$WORK/out" 2>"$WORK/err" &
+pid=$!
+dd if="$WORK/out" of=/dev/null bs=1M 2>/dev/null &
+# probe: descriptors and resident kilobytes of tach now.
+probe() {
+	echo "$(ls /proc/$pid/fd 2>/dev/null | wc -l)" \
+	    "$(awk '/^VmRSS/ { print $2 }' /proc/$pid/status 2>/dev/null)"
+}
+sleep 1
+first=$(probe)
+last=$first
+while kill -0 $pid 2>/dev/null; do
+	now=$(probe)
+	[ -n "${now#* }" ] && last=$now
+	sleep 0.5
+done
+wait $pid
+status=$?
+wait
+check "long run: exit 0" [ $status -eq 0 ]
+check "long run: count exact" \
+    grep -q "^tach: $((gib * 1073741824)) bytes in " "$WORK/err"
+check "long run: descriptors steady ($first -> $last)" \
+    [ "${first% *}" -eq "${last% *}" ]
+check "long run: memory steady ($first -> $last kB)" \
+    [ "${last#* }" -le $((${first#* } + 1024)) ]
+
+done_testing
