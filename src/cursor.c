@@ -41,14 +41,13 @@ query_row(int tty, int *row)
 }
 
 bool
-cursor_claim(int fd, int *row)
+cursor_claim(int *row)
 {
 	struct flock lock = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
 	struct termios saved, raw;
 	int tty, before, after;
 	bool ok = false;
 
-	(void)fd;
 	if ((tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)) == -1)
 		return false;
 	while (fcntl(tty, F_SETLKW, &lock) == -1 && errno == EINTR)

@@ -258,7 +258,7 @@ display_start(struct display *d, const struct options *opts,
 		d->caps.colour_on = d->term.colour_on;
 		d->caps.colour_off = d->term.colour_off;
 		d->cursor = opts->cursor && isatty(fd) &&
-		    cursor_claim(fd, &d->row);
+		    cursor_claim(&d->row);
 	}
 	signals_timer(d->interval);
 	tick(d);

@@ -89,11 +89,11 @@ main(int argc, char *argv[])
 	end = relay_run(&relay);
 	relay_free(&relay);
 
-	if (end == RELAY_EOF && close(out) == -1 && errno != EINTR) {
+	/* cmd sees the end of its input; a late write error shows here */
+	if (close(out) == -1 && end == RELAY_EOF && errno != EINTR) {
 		end = RELAY_WRITE_ERROR;
 		relay.error = errno;
-	} else if (out != STDOUT_FILENO)
-		close(out);		/* cmd sees the end of its input */
+	}
 	source_status = input_close(&in, end != RELAY_EOF);
 	if (cmd != -1) {
 		if (end == RELAY_STOPPED)

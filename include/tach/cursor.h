@@ -11,9 +11,11 @@
 
 #include "tach/term.h"
 
-/* Claims the cursor's row and moves below it; false if the terminal cannot
- * say where its cursor is. */
-bool	cursor_claim(int fd, int *row);
+/*
+ * Claims the row the cursor is on and moves below it; false if the
+ * terminal cannot say where its cursor is.
+ */
+bool	cursor_claim(int *row);
 /* Draws line on row, leaving the cursor where it was. */
 void	cursor_draw(const struct terminal *t, int row, const char *line,
 	    size_t len);
