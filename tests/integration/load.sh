@@ -51,7 +51,11 @@ check "long run: count exact" \
     grep -q "^tach: $((gib * 1073741824)) bytes in " "$WORK/err"
 check "long run: descriptors steady ($first -> $last)" \
     [ "${first% *}" -eq "${last% *}" ]
-check "long run: memory steady ($first -> $last kB)" \
-    [ "${last#* }" -le $((${first#* } + 1024)) ]
+# ASan's own allocator and shadow memory grow as it runs: only the plain
+# builds can show that tach's memory stays put.
+if [ "${TACH_SANITIZE:-OFF}" != ON ]; then
+	check "long run: memory steady ($first -> $last kB)" \
+	    [ "${last#* }" -le $((${first#* } + 1024)) ]
+fi
 
 done_testing
