@@ -17,8 +17,8 @@
 #ifdef HAVE_SYS_DISK_H
 #include <sys/disk.h>
 #endif
-#ifdef HAVE_SYS_DISKLABEL_H
-#include <sys/disklabel.h>
+#ifdef HAVE_SYS_DKIO_H
+#include <sys/dkio.h>		/* NetBSD's DIOCGMEDIASIZE */
 #endif
 
 #include "tach/command.h"
