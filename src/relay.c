@@ -153,32 +153,15 @@ relay_wait(struct relay *r, bool input, bool output, enum relay_end *end)
 	return true;
 }
 
-/* read(2) and write(2), timed for --stats: blocking in them is waiting. */
+/* read(2) or write(2), timed for --stats: blocking in them is waiting. */
 static ssize_t
-read_some(struct relay *r, void *buf, size_t len)
+transfer(struct relay *r, bool input, void *buf, size_t len)
 {
-	double since;
-	ssize_t n;
+	double since = r->timed ? clock_now() : 0;
+	ssize_t n = input ? read(r->in, buf, len) : write(r->out, buf, len);
 
-	if (!r->timed)
-		return read(r->in, buf, len);
-	since = clock_now();
-	n = read(r->in, buf, len);
-	r->wait_in += clock_now() - since;
-	return n;
-}
-
-static ssize_t
-write_some(struct relay *r, const void *buf, size_t len)
-{
-	double since;
-	ssize_t n;
-
-	if (!r->timed)
-		return write(r->out, buf, len);
-	since = clock_now();
-	n = write(r->out, buf, len);
-	r->wait_out += clock_now() - since;
+	if (r->timed)
+		*(input ? &r->wait_in : &r->wait_out) += clock_now() - since;
 	return n;
 }
 
@@ -190,7 +173,7 @@ relay_write(struct relay *r, const void *data, size_t len)
 	ssize_t n;
 
 	while (len > 0) {
-		n = write_some(r, p, len);
+		n = transfer(r, false, (void *)p, len);
 		if (n > 0) {
 			p += n;
 			len -= (size_t)n;
@@ -244,7 +227,7 @@ copy_loop(struct relay *r)
 	for (;;) {
 		if ((len = relay_chunk(r, &end)) == 0)
 			return end;
-		n = read_some(r, r->buf, len);
+		n = transfer(r, true, r->buf, len);
 		if (n > 0) {
 			if ((end = relay_write(r, r->buf, (size_t)n)) !=
 			    RELAY_EOF)

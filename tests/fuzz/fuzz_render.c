@@ -12,6 +12,7 @@
 #include <wchar.h>
 
 #include "tach/render.h"
+#include "utf8.h"
 
 static uint64_t
 take(const uint8_t **p, size_t *n, size_t len)
@@ -66,22 +67,6 @@ columns(const char *s, const char *on, const char *off)
 	return cols;
 }
 
-static bool
-valid_utf8(const unsigned char *p)
-{
-	while (*p != '\0') {
-		int n = *p < 0x80 ? 0 : *p >= 0xf0 && *p <= 0xf4 ? 3 :
-		    *p >= 0xe0 ? 2 : *p >= 0xc2 ? 1 : -1;
-
-		if (n < 0)
-			return false;
-		for (p++; n > 0; n--, p++)
-			if ((*p & 0xc0) != 0x80)
-				return false;
-	}
-	return true;
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -125,7 +110,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (columns(line, caps.colour_on, caps.colour_off) != width - 1)
 		abort();
-	if (caps.utf8 && !valid_utf8((const unsigned char *)line))
+	if (caps.utf8 && !valid_utf8(line))
 		abort();
 	return 0;
 }

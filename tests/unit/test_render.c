@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tach/render.h"
+#include "utf8.h"
 
 static const struct render_caps ascii = { false, "", "" };
 static const struct render_caps utf8 = { true, "", "" };
@@ -40,24 +41,6 @@ columns(const char *s)
 		s++;
 	}
 	return cols;
-}
-
-static bool
-valid_utf8(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	while (*p != '\0') {
-		int n = *p < 0x80 ? 0 : *p >= 0xf0 ? 3 : *p >= 0xe0 ? 2 :
-		    *p >= 0xc2 ? 1 : -1;
-
-		if (n < 0)
-			return false;
-		for (p++; n > 0; n--, p++)
-			if ((*p & 0xc0) != 0x80)
-				return false;
-	}
-	return true;
 }
 
 static struct render_state
