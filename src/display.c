@@ -145,21 +145,25 @@ sample(struct display *d, double t, uint64_t bytes)
 	d->last_bytes = bytes;
 }
 
-/* One interval: its rate for --stats, then every form of output asked. */
-static void
-tick(struct display *d)
+/*
+ * The state now, fed to every form of output asked for: a tick, or with
+ * final the closing one (complete: all of the input was moved).
+ */
+static double
+emit(struct display *d, bool final, bool complete)
 {
 	struct render_state s;
 	char note[32];
 	double t = transfer_clock(d);
 
-	state_at(d, t, false, &s, note, sizeof(note));
+	state_at(d, t, final, &s, note, sizeof(note));
 	sample(d, t, s.bytes);
 	if (d->numeric)
-		numeric(&s, false);
+		numeric(&s, complete);
 	if (d->json)
-		json(&s, false);
+		json(&s, final);
 	draw(d, &s);
+	return t;
 }
 
 /* Ends the line on screen and shows the cursor again. */
@@ -261,7 +265,7 @@ display_start(struct display *d, const struct options *opts,
 		    cursor_claim(&d->row);
 	}
 	signals_timer(d->interval);
-	tick(d);
+	(void)emit(d, false, false);
 }
 
 bool
@@ -279,7 +283,7 @@ display_service(void *ctx)
 	if (bits & SIGNAL_INFO)
 		report(d);
 	if (bits & (SIGNAL_TICK | SIGNAL_WINCH | SIGNAL_CONT))
-		tick(d);
+		(void)emit(d, false, false);
 	return true;
 }
 
@@ -310,18 +314,10 @@ print_stats(struct display *d, double t)
 void
 display_finish(struct display *d, bool complete)
 {
-	struct render_state s;
-	char note[32];
-	double t = transfer_clock(d);
+	double t;
 
 	signals_timer(0);
-	state_at(d, t, true, &s, note, sizeof(note));
-	sample(d, t, s.bytes);
-	if (d->numeric)
-		numeric(&s, complete);
-	if (d->json)
-		json(&s, true);
-	draw(d, &s);
+	t = emit(d, true, complete);
 	release(d);
 	if (d->stats)
 		print_stats(d, t);

@@ -79,6 +79,8 @@ coalesce(size_t *largest, size_t moved)
 {
 	static const struct timespec pause = { 0, COALESCE_NS };
 
+	if (largest == NULL)
+		return;		/* files: no pipe to fill */
 	if (moved > *largest)
 		*largest = moved;
 	else if (moved < *largest / 4)
@@ -164,7 +166,7 @@ zerocopy_run(struct relay *r, enum relay_end *end)
 			if ((len = relay_chunk(r, end)) == 0)
 				return true;
 			go = moved(r, copy_file_range(r->in, NULL, r->out,
-			    NULL, len, 0), false, &largest, end);
+			    NULL, len, 0), false, NULL, end);
 		} while (go == 1);
 		return go == -1;
 	}
