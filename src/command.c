@@ -23,14 +23,32 @@ command_pipe(int fds[2])
 		err(1, "pipe");
 }
 
-/* Moves fd onto target for the exec; dup2 clears close-on-exec. */
-static void
-place(int fd, int target)
+/*
+ * In the child: tells the parent why the command could not be run (the
+ * report pipe closes on a successful exec), then exits as a shell would.
+ */
+static _Noreturn void
+child_failed(int report, int error)
 {
-	if (fd == -1 || fd == target)
+	ssize_t n = write(report, &error, sizeof(error));
+
+	/* Should the report be lost, the exit status still tells. */
+	(void)n;
+	_exit(command_spawn_status(error));
+}
+
+/*
+ * Moves fd onto target for the exec.  dup2 clears close-on-exec; a
+ * descriptor already in place must have it cleared by hand.
+ */
+static void
+place(int fd, int target, int report)
+{
+	if (fd == -1)
 		return;
-	if (dup2(fd, target) == -1)
-		_exit(126);
+	if (fd == target ? fcntl(fd, F_SETFD, 0) == -1 :
+	    dup2(fd, target) == -1)
+		child_failed(report, errno);
 }
 
 pid_t
@@ -47,12 +65,10 @@ command_spawn(char *const argv[], int in, int out)
 	if (pid == 0) {
 		signals_reset_child();
 		close(report[0]);
-		place(in, STDIN_FILENO);
-		place(out, STDOUT_FILENO);
+		place(in, STDIN_FILENO, report[1]);
+		place(out, STDOUT_FILENO, report[1]);
 		execvp(argv[0], argv);
-		error = errno;
-		(void)write(report[1], &error, sizeof(error));
-		_exit(command_spawn_status(error));
+		child_failed(report[1], errno);
 	}
 	close(report[1]);
 	do

@@ -17,27 +17,27 @@
 #include <term.h>
 
 #include "tach/cursor.h"
+#include "tach/dsr.h"
 
 /* Asks the terminal where the cursor is; the answer is ESC [ row ; col R. */
 static bool
 query_row(int tty, int *row)
 {
-	char buf[32];
+	char buf[32];	/* ESC [ 65535 ; 65535 R fits */
 	size_t got = 0;
 	ssize_t n;
 	int col;
 
 	if (write(tty, "\033[6n", 4) != 4)
 		return false;
-	while (got < sizeof(buf) - 1) {
+	while (got < sizeof(buf)) {
 		n = read(tty, buf + got, 1);
 		if (n <= 0)
 			return false;	/* no answer within VTIME */
 		if (buf[got++] == 'R')
 			break;
 	}
-	buf[got] = '\0';
-	return sscanf(buf, "\033[%d;%dR", row, &col) == 2;
+	return dsr_parse(buf, got, row, &col);
 }
 
 bool
@@ -73,7 +73,7 @@ cursor_claim(int *row)
 void
 cursor_draw(const struct terminal *t, int row, const char *line, size_t len)
 {
-	char frame[8192];
+	char frame[TERM_FRAME_MAX];
 	const char *move = NULL;
 	int n;
 

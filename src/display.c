@@ -87,8 +87,8 @@ draw(struct display *d, const struct render_state *s)
 	if (!may_draw(d))
 		return;
 	width = d->width > 0 ? d->width : term_width(&d->term);
-	if (width > DISPLAY_WIDTH_MAX)
-		width = DISPLAY_WIDTH_MAX;
+	if (width > RENDER_WIDTH_MAX)
+		width = RENDER_WIDTH_MAX;
 	len = render_line(s, width, &d->caps, d->line, sizeof(d->line));
 	if (!d->drawn && !d->cursor)
 		term_write(&d->term, d->term.civis, strlen(d->term.civis));

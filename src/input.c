@@ -2,11 +2,13 @@
 #include <sys/types.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -23,33 +25,9 @@
 
 #include "tach/command.h"
 #include "tach/input.h"
+#include "tach/magic.h"
 #include "tach/relay.h"
 #include "tach/signals.h"
-
-#define MAGIC_MAX 6
-
-static const struct format {
-	const char		*tool;
-	const unsigned char	 magic[MAGIC_MAX];
-	size_t			 len;
-} formats[] = {
-	{ "gzip",  { 0x1f, 0x8b }, 2 },
-	{ "bzip2", { 'B', 'Z', 'h' }, 3 },
-	{ "xz",    { 0xfd, '7', 'z', 'X', 'Z', 0x00 }, 6 },
-	{ "zstd",  { 0x28, 0xb5, 0x2f, 0xfd }, 4 },
-	{ "lz4",   { 0x04, 0x22, 0x4d, 0x18 }, 4 },
-};
-
-/* Unknown data goes to gzip, as progress(1) sends everything: it says why. */
-static const char *
-detect(const unsigned char *head, size_t len)
-{
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		if (len >= formats[i].len &&
-		    memcmp(head, formats[i].magic, formats[i].len) == 0)
-			return formats[i].tool;
-	return "gzip";
-}
 
 /* Bytes left in a regular file or block device from here on, else 0. */
 static uint64_t
@@ -105,7 +83,7 @@ read_fully(int fd, unsigned char *buf, size_t len)
  */
 static pid_t
 start_feeder(int from, const unsigned char *head, size_t len, int feed[2],
-    const char *name)
+    const struct input *in, bool zerocopy)
 {
 	int to = feed[1];
 	struct relay r;
@@ -118,12 +96,22 @@ start_feeder(int from, const unsigned char *head, size_t len, int feed[2],
 		return pid;
 	signals_reset_child();
 	close(feed[0]);		/* or a dead decompressor would go unnoticed */
-	relay_init(&r, from, to, relay_default_bufsize(from, to, true), true);
+	relay_init(&r, from, to, relay_default_bufsize(from, to, zerocopy),
+	    zerocopy);
 	if ((end = relay_write(&r, head, len)) == RELAY_EOF)
 		end = relay_run(&r);
-	if (end == RELAY_READ_ERROR)
-		errc(1, r.error, "reading %s", name);
-	_exit(end == RELAY_EOF ? 0 : 1);
+	switch (end) {
+	case RELAY_EOF:
+		_exit(0);
+	case RELAY_READ_ERROR:
+		errc(1, r.error, "reading %s", in->name);
+	case RELAY_BROKEN_PIPE:		/* SIGPIPE was ignored */
+		errx(1, "%s stopped reading %s before its end",
+		    in->decompressor_name, in->name);
+	default:
+		errc(1, r.error, "copying %s into %s", in->name,
+		    in->decompressor_name);
+	}
 }
 
 static void
@@ -144,12 +132,13 @@ start_decompressor(struct input *in, const struct options *opts)
 		len = read_fully(in->fd, head, sizeof(head));
 	if (len == -1)
 		err(1, "reading %s", in->name);
-	in->decompressor_name = argv[0] = (char *)detect(head, (size_t)len);
+	in->decompressor_name = argv[0] = (char *)magic_tool(head,
+	    (size_t)len);
 
 	if (!seekable) {
 		command_pipe(feed);
-		in->feeder = start_feeder(in->fd, head, (size_t)len, feed,
-		    in->name);
+		in->feeder = start_feeder(in->fd, head, (size_t)len, feed, in,
+		    !opts->no_splice);
 		close(feed[1]);
 		from = feed[0];
 	} else if (opts->size < 0) {
@@ -171,6 +160,30 @@ start_decompressor(struct input *in, const struct options *opts)
 	}
 }
 
+/*
+ * cat's rule, made safe: copying a regular file onto itself would read
+ * back what it writes (appending, or writing ahead of the reading) and
+ * grow until the disk is full.  Only an empty copy is let through.
+ */
+static void
+refuse_own_output(int fd, const char *name)
+{
+	struct stat in, out;
+	off_t in_pos, out_pos;
+	int flags;
+
+	if (fstat(fd, &in) == -1 || fstat(STDOUT_FILENO, &out) == -1 ||
+	    !S_ISREG(in.st_mode) || in.st_dev != out.st_dev ||
+	    in.st_ino != out.st_ino)
+		return;
+	flags = fcntl(STDOUT_FILENO, F_GETFL);
+	in_pos = lseek(fd, 0, SEEK_CUR);
+	out_pos = lseek(STDOUT_FILENO, 0, SEEK_CUR);
+	if (flags == -1 || (flags & O_APPEND) || in_pos < in.st_size ||
+	    out_pos < in.st_size)
+		errx(1, "%s: input file is output file", name);
+}
+
 void
 input_open(struct input *in, const struct options *opts)
 {
@@ -184,6 +197,8 @@ input_open(struct input *in, const struct options *opts)
 		if ((in->fd = open(opts->file, O_RDONLY | O_CLOEXEC)) == -1)
 			err(1, "%s", opts->file);
 	}
+	if (opts->cmd == NULL)
+		refuse_own_output(in->fd, in->name);
 	if (opts->size >= 0)
 		in->size = (uint64_t)opts->size;
 	if (opts->decompress)
@@ -195,7 +210,7 @@ input_open(struct input *in, const struct options *opts)
 int
 input_close(struct input *in, bool stop)
 {
-	int status = 0;
+	int status = 0, fed = 0;
 
 	close(in->fd);
 	if (stop && in->feeder != -1)
@@ -203,10 +218,26 @@ input_close(struct input *in, bool stop)
 	if (stop && in->decompressor != -1)
 		kill(in->decompressor, SIGTERM);
 	if (in->feeder != -1)
-		(void)command_wait(in->feeder);
+		fed = command_wait(in->feeder);
 	if (in->decompressor != -1)
 		status = command_wait(in->decompressor);
 	in->feeder = in->decompressor = -1;
+	if (stop)
+		return 0;
+	/*
+	 * A decompressor that ends cleanly at a member or frame boundary
+	 * proves nothing: the feeder must have copied all of the input.  A
+	 * child that exited non-zero has said why; a signal says nothing.
+	 */
+	if (status == 0 && fed != 0) {
+		if (WIFSIGNALED(fed))
+			warnx("copying %s into %s: %s", in->name,
+			    in->decompressor_name, strsignal(WTERMSIG(fed)));
+		return fed;
+	}
+	if (WIFSIGNALED(status))
+		warnx("%s: %s", in->decompressor_name,
+		    strsignal(WTERMSIG(status)));
 	return status;
 }
 

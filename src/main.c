@@ -11,6 +11,7 @@
 
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -61,6 +62,29 @@ exit_status(int status)
 	return WEXITSTATUS(status);
 }
 
+/*
+ * Descriptors 0, 1 and 2 open before anything else is, so no file lands on
+ * one by chance.  A closed one becomes /dev/null opened the wrong way
+ * round, so that using it fails (EBADF) and the message names that side.
+ */
+static void
+standard_fds_open(void)
+{
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) == -1 && errno == EBADF &&
+		    open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY) != fd)
+			_exit(1);	/* no stderr to say it on */
+}
+
+/* The reader went away: die of SIGPIPE, as cat, unless it was ignored. */
+static _Noreturn void
+broken_pipe(const char *out)
+{
+	if (!signals_ignored(SIGPIPE))
+		signals_die(SIGPIPE);
+	errc(1, EPIPE, "writing %s", out);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -71,13 +95,16 @@ main(int argc, char *argv[])
 	enum relay_end end;
 	pid_t cmd = -1;
 	int out = STDOUT_FILENO, cmd_status = 0, source_status;
+	const char *out_name;
 
+	standard_fds_open();
 	setlocale(LC_ALL, "");
-	options_parse(&opts, argc, argv);
+	options_get(&opts, argc, argv);
 	signals_install();
 	input_open(&in, &opts);
 	if (opts.cmd != NULL)
 		out = start_command(&opts, &in, &cmd);
+	out_name = cmd != -1 ? opts.cmd[0] : "stdout";
 	relay_init(&relay, in.fd, out, buffer_size(&opts, in.fd, out),
 	    !opts.no_splice);
 	relay.limit = (double)opts.rate_limit;
@@ -91,7 +118,7 @@ main(int argc, char *argv[])
 
 	/* cmd sees the end of its input; a late write error shows here */
 	if (close(out) == -1 && end == RELAY_EOF && errno != EINTR) {
-		end = RELAY_WRITE_ERROR;
+		end = errno == EPIPE ? RELAY_BROKEN_PIPE : RELAY_WRITE_ERROR;
 		relay.error = errno;
 	}
 	source_status = input_close(&in, end != RELAY_EOF);
@@ -108,13 +135,18 @@ main(int argc, char *argv[])
 	case RELAY_STOPPED:
 		signals_die(signals_fatal());
 	case RELAY_BROKEN_PIPE:
-		signals_die(SIGPIPE);
+		/* cmd that stopped reading early speaks for itself */
+		if (cmd != -1)
+			return exit_status(cmd_status);
+		broken_pipe(out_name);
 	case RELAY_READ_ERROR:
 		errc(1, relay.error, "reading %s", opts.decompress ?
 		    in.decompressor_name : in.name);
 	case RELAY_WRITE_ERROR:
-		errc(1, relay.error, "writing %s", cmd != -1 ? opts.cmd[0] :
-		    "stdout");
+		errc(1, relay.error, "writing %s", out_name);
+	case RELAY_MOVE_ERROR:
+		errc(1, relay.error, "splicing %s to %s", opts.decompress ?
+		    in.decompressor_name : in.name, out_name);
 	}
 	if (signals_fatal() != 0)
 		signals_die(signals_fatal());

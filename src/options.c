@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <err.h>
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -13,9 +14,8 @@
 
 #include "config.h"
 #include "tach/options.h"
+#include "tach/render.h"
 #include "tach/size.h"
-
-#define WIDTH_MAX 1000
 
 enum {
 	OPT_FORCE = CHAR_MAX + 1,
@@ -70,10 +70,19 @@ usage(bool as_progress)
 	exit(1);
 }
 
+/* As OpenBSD's cat: output that could not be written is an error. */
 static _Noreturn void
-help(void)
+written(void)
 {
-	printf("usage: %s [options] [cmd [args ...]]\n"
+	if (fflush(stdout) == EOF || ferror(stdout))
+		err(1, "stdout");
+	exit(0);
+}
+
+static _Noreturn void
+help(bool as_progress)
+{
+	printf("usage: %s [options] %s\n"
 	    "Copy standard input (or -f file) to standard output, or into cmd,\n"
 	    "drawing a progress and rate bar on the terminal.\n\n"
 	    "  -b, --buffer-size SIZE  transfer buffer size (e.g. 1m, 2x64k)\n"
@@ -101,26 +110,67 @@ help(void)
 	    "      --version           show the version\n\n"
 	    "SIZE is a number with an optional suffix b (512), k, m, g, t, "
 	    "w,\nor K, M, G, T with an optional iB; factors join with x.\n",
-	    getprogname());
-	exit(0);
+	    getprogname(), as_progress ? "cmd [args ...]" : "[cmd [args ...]]");
+	written();
 }
 
-static double
-seconds_arg(const char *text)
+static bool
+seconds_arg(const char *text, double *v, char *msg, size_t msglen)
 {
 	char *end;
-	double v = strtod(text, &end);
 
-	if (end == text || *end != '\0' || !(v >= 0.01 && v <= 86400))
-		errx(1, "interval `%s': not a number of seconds from "
-		    "0.01 to 86400", text);
-	return v;
+	*v = strtod(text, &end);
+	if (end == text || *end != '\0' || !(*v >= 0.01 && *v <= 86400)) {
+		snprintf(msg, msglen, "interval `%s': not a number of seconds "
+		    "from 0.01 to 86400", text);
+		return false;
+	}
+	return true;
 }
 
-void
-options_parse(struct options *opts, int argc, char *argv[])
+/* The options that only switch something on. */
+static bool *
+flag_of(struct options *opts, int ch)
 {
-	const char *base;
+	switch (ch) {
+	case 'c':
+		return &opts->cursor;
+	case 'e':
+		return &opts->stderr_bar;
+	case 'n':
+		return &opts->numeric;
+	case 'q':
+		return &opts->quiet;
+	case 'z':
+		return &opts->decompress;
+	case OPT_FORCE:
+		return &opts->force;
+	case OPT_NO_SPLICE:
+		return &opts->no_splice;
+	case OPT_STATS:
+		return &opts->stats;
+	}
+	return NULL;
+}
+
+/* The options whose argument is kept as it is. */
+static const char **
+text_of(struct options *opts, int ch)
+{
+	if (ch == 'f')
+		return &opts->file;
+	if (ch == 'N')
+		return &opts->name;
+	return ch == 'p' ? &opts->prefix : NULL;
+}
+
+enum options_result
+options_parse(struct options *opts, int argc, char *argv[], char *msg,
+    size_t msglen)
+{
+	const char *base, **text;
+	long long n;
+	bool ok = true, *flag;
 	int ch;
 
 	memset(opts, 0, sizeof(*opts));
@@ -132,80 +182,80 @@ options_parse(struct options *opts, int argc, char *argv[])
 	setprogname(base);
 	argv[0] = (char *)base;		/* getopt's messages name it */
 
-	while ((ch = getopt_long(argc, argv, "+b:cef:i:L:l:N:np:qw:z",
+	while (ok && (ch = getopt_long(argc, argv, "+b:cef:i:L:l:N:np:qw:z",
 	    long_options, NULL)) != -1) {
+		if ((flag = flag_of(opts, ch)) != NULL) {
+			*flag = true;
+			continue;
+		}
+		if ((text = text_of(opts, ch)) != NULL) {
+			*text = optarg;
+			continue;
+		}
 		switch (ch) {
 		case 'b':
-			opts->bufsize = size_arg("buffer size", optarg, 1,
-			    LLONG_MAX);
-			break;
-		case 'c':
-			opts->cursor = true;
-			break;
-		case 'e':
-			opts->stderr_bar = true;
-			break;
-		case 'f':
-			opts->file = optarg;
+			ok = size_arg("buffer size", optarg, 1, LLONG_MAX,
+			    &opts->bufsize, msg, msglen);
 			break;
 		case 'i':
-			opts->interval = seconds_arg(optarg);
+			ok = seconds_arg(optarg, &opts->interval, msg, msglen);
 			break;
 		case 'L':
-			opts->rate_limit = size_arg("rate limit", optarg, 1,
-			    LLONG_MAX);
+			ok = size_arg("rate limit", optarg, 1, LLONG_MAX,
+			    &opts->rate_limit, msg, msglen);
 			break;
 		case 'l':
-			opts->size = size_arg("input size", optarg, 0,
-			    LLONG_MAX);
-			break;
-		case 'N':
-			opts->name = optarg;
-			break;
-		case 'n':
-			opts->numeric = true;
-			break;
-		case 'p':
-			opts->prefix = optarg;
-			break;
-		case 'q':
-			opts->quiet = true;
+			ok = size_arg("input size", optarg, 0, LLONG_MAX,
+			    &opts->size, msg, msglen);
 			break;
 		case 'w':
-			opts->width = (int)size_arg("width", optarg, 1,
-			    WIDTH_MAX);
-			break;
-		case 'z':
-			opts->decompress = true;
-			break;
-		case OPT_FORCE:
-			opts->force = true;
+			ok = size_arg("width", optarg, 1, RENDER_WIDTH_MAX, &n,
+			    msg, msglen);
+			opts->width = (int)n;
 			break;
 		case OPT_FORMAT:
-			if (strcmp(optarg, "json") != 0)
-				errx(1, "format `%s': only json is known",
-				    optarg);
+			if (strcmp(optarg, "json") != 0) {
+				snprintf(msg, msglen, "format `%s': only json "
+				    "is known", optarg);
+				return OPTIONS_BAD;
+			}
 			opts->json = true;
 			break;
-		case OPT_NO_SPLICE:
-			opts->no_splice = true;
-			break;
-		case OPT_STATS:
-			opts->stats = true;
-			break;
 		case OPT_HELP:
-			help();
+			return OPTIONS_HELP;
 		case OPT_VERSION:
-			printf("tach %s\n", TACH_VERSION);
-			exit(0);
+			return OPTIONS_VERSION;
 		default:
-			usage(opts->as_progress);
+			return OPTIONS_USAGE;
 		}
 	}
+	if (!ok)
+		return OPTIONS_BAD;
 	argc -= optind;
 	argv += optind;
 	if (argc > 0)
 		opts->cmd = argv;
 	else if (opts->as_progress)
-		usage(true);
+		return OPTIONS_USAGE;
+	return OPTIONS_RUN;
+}
+
+void
+options_get(struct options *opts, int argc, char *argv[])
+{
+	char msg[256];
+
+	switch (options_parse(opts, argc, argv, msg, sizeof(msg))) {
+	case OPTIONS_RUN:
+		return;
+	case OPTIONS_HELP:
+		help(opts->as_progress);
+	case OPTIONS_VERSION:
+		printf("tach %s\n", TACH_VERSION);
+		written();
+	case OPTIONS_USAGE:
+		usage(opts->as_progress);
+	case OPTIONS_BAD:
+		errx(1, "%s", msg);
+	}
 }

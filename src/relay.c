@@ -12,10 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config.h"
 #include "tach/clock.h"
-#include "tach/relay.h"
 #include "tach/signals.h"
+#include "relay_tier.h"
 
 /*
  * The smallest default buffers: splice and copy_file_range do best with
@@ -56,6 +55,8 @@ relay_init(struct relay *r, int in, int out, size_t bufsize, bool zerocopy)
 	memset(r, 0, sizeof(*r));
 	r->in = in;
 	r->out = out;
+	if (bufsize == 0)
+		bufsize = 1;
 	r->bufsize = bufsize > RELAY_BUFSIZE_MAX ? RELAY_BUFSIZE_MAX : bufsize;
 	r->zerocopy = zerocopy;
 }
@@ -67,7 +68,6 @@ relay_free(struct relay *r)
 	r->buf = NULL;
 }
 
-/* Lets the main loop act on signals; false means stop. */
 bool
 relay_serviced(struct relay *r)
 {
@@ -153,6 +153,20 @@ relay_wait(struct relay *r, bool input, bool output, enum relay_end *end)
 	return true;
 }
 
+int
+relay_retry(struct relay *r, int error, bool input, enum relay_end *end)
+{
+	if (error == EINTR) {
+		if (relay_serviced(r))
+			return 1;
+		*end = RELAY_STOPPED;
+		return -1;
+	}
+	if (error == EAGAIN || error == EWOULDBLOCK)
+		return relay_wait(r, input, !input, end) ? 1 : -1;
+	return 0;
+}
+
 /* read(2) or write(2), timed for --stats: blocking in them is waiting. */
 static ssize_t
 transfer(struct relay *r, bool input, void *buf, size_t len)
@@ -184,24 +198,16 @@ relay_write(struct relay *r, const void *data, size_t len)
 		}
 		if (n == 0)
 			errno = ENOSPC;		/* as gnulib's full_write */
-		switch (errno) {
-		case EINTR:
-			if (!relay_serviced(r))
-				return RELAY_STOPPED;
-			break;
-		case EAGAIN:
-#if EWOULDBLOCK != EAGAIN
-		case EWOULDBLOCK:
-#endif
-			if (!relay_wait(r, false, true, &end))
-				return end;
-			break;
-		case EPIPE:
-			return RELAY_BROKEN_PIPE;
-		default:
-			r->error = errno;
-			return RELAY_WRITE_ERROR;
+		switch (relay_retry(r, errno, false, &end)) {
+		case 1:
+			continue;
+		case -1:
+			return end;
 		}
+		if (errno == EPIPE)
+			return RELAY_BROKEN_PIPE;
+		r->error = errno;
+		return RELAY_WRITE_ERROR;
 	}
 	return RELAY_EOF;
 }
@@ -236,22 +242,14 @@ copy_loop(struct relay *r)
 		}
 		if (n == 0)
 			return RELAY_EOF;
-		switch (errno) {
-		case EINTR:
-			if (!relay_serviced(r))
-				return RELAY_STOPPED;
-			break;
-		case EAGAIN:
-#if EWOULDBLOCK != EAGAIN
-		case EWOULDBLOCK:
-#endif
-			if (!relay_wait(r, true, false, &end))
-				return end;
-			break;
-		default:
-			r->error = errno;
-			return RELAY_READ_ERROR;
+		switch (relay_retry(r, errno, true, &end)) {
+		case 1:
+			continue;
+		case -1:
+			return end;
 		}
+		r->error = errno;
+		return RELAY_READ_ERROR;
 	}
 }
 

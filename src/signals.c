@@ -14,6 +14,15 @@
 volatile sig_atomic_t signal_pending;
 static volatile sig_atomic_t arrived;
 static volatile sig_atomic_t fatal;
+/* Every signal tach handles, and so resets in its children. */
+static const int handled[] = { SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGUSR1,
+    SIGALRM, SIGWINCH, SIGTSTP, SIGCONT, SIGTTOU,
+#ifdef HAVE_SIGINFO
+    SIGINFO,
+#endif
+};
+/* Those the parent ignored. */
+static sigset_t inherited_ignored;
 
 static void
 on_signal(int sig)
@@ -69,13 +78,34 @@ catch(int sig, int flags)
 		err(1, "sigaction");
 }
 
+bool
+signals_ignored(int sig)
+{
+	return sigismember(&inherited_ignored, sig) == 1;
+}
+
+/* Catches sig unless the parent chose to ignore it (nohup, trap '' PIPE). */
+static void
+catch_unless_ignored(int sig)
+{
+	if (!signals_ignored(sig))
+		catch(sig, 0);
+}
+
 void
 signals_install(void)
 {
-	catch(SIGPIPE, 0);
-	catch(SIGINT, 0);
-	catch(SIGTERM, 0);
-	catch(SIGHUP, 0);
+	struct sigaction old;
+
+	sigemptyset(&inherited_ignored);
+	for (size_t i = 0; i < sizeof(handled) / sizeof(handled[0]); i++)
+		if (sigaction(handled[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			sigaddset(&inherited_ignored, handled[i]);
+	catch_unless_ignored(SIGPIPE);
+	catch_unless_ignored(SIGINT);
+	catch_unless_ignored(SIGTERM);
+	catch_unless_ignored(SIGHUP);
 	catch(SIGUSR1, SA_RESTART);
 #ifdef HAVE_SIGINFO
 	catch(SIGINFO, SA_RESTART);
@@ -87,7 +117,7 @@ signals_install_display(void)
 {
 	catch(SIGALRM, 0);
 	catch(SIGWINCH, SA_RESTART);
-	catch(SIGTSTP, 0);
+	catch_unless_ignored(SIGTSTP);
 	catch(SIGCONT, SA_RESTART);
 	/*
 	 * A frame written just as the job went to the background must not
@@ -167,16 +197,11 @@ signals_stop_self(void)
 void
 signals_reset_child(void)
 {
-	static const int sigs[] = { SIGPIPE, SIGINT, SIGTERM, SIGHUP,
-	    SIGUSR1, SIGALRM, SIGWINCH, SIGTSTP, SIGCONT, SIGTTOU,
-#ifdef HAVE_SIGINFO
-	    SIGINFO,
-#endif
-	};
 	sigset_t none;
 
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		signal(sigs[i], SIG_DFL);
+	for (size_t i = 0; i < sizeof(handled) / sizeof(handled[0]); i++)
+		signal(handled[i], signals_ignored(handled[i]) ? SIG_IGN :
+		    SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }

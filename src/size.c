@@ -1,7 +1,7 @@
 /* Number parsing in the syntax of NetBSD's strsuftoll(3), a little extended. */
-#include <err.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,23 +98,29 @@ size_parse(const char *text, long long min, long long max, long long *value)
 	return SIZE_ILLEGAL;
 }
 
-long long
-size_arg(const char *what, const char *text, long long min, long long max)
+bool
+size_arg(const char *what, const char *text, long long min, long long max,
+    long long *value, char *msg, size_t msglen)
 {
-	long long value = 0;
-
-	switch (size_parse(text, min, max, &value)) {
+	*value = 0;
+	switch (size_parse(text, min, max, value)) {
 	case SIZE_OK:
-		return value;
+		return true;
 	case SIZE_ILLEGAL:
-		errx(1, "%s `%s': illegal number", what, text);
+		snprintf(msg, msglen, "%s `%s': illegal number", what, text);
+		break;
 	case SIZE_OVERFLOW:
 		/* strerror(ERANGE) as NetBSD spells it, the same everywhere */
-		errx(1, "%s `%s': Result too large", what, text);
+		snprintf(msg, msglen, "%s `%s': Result too large", what, text);
+		break;
 	case SIZE_TOO_SMALL:
-		errx(1, "%s %lld is less than %lld", what, value, min);
+		snprintf(msg, msglen, "%s %lld is less than %lld", what, *value,
+		    min);
+		break;
 	case SIZE_TOO_LARGE:
-		errx(1, "%s %lld is greater than %lld", what, value, max);
+		snprintf(msg, msglen, "%s %lld is greater than %lld", what,
+		    *value, max);
+		break;
 	}
-	abort();
+	return false;
 }

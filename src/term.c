@@ -10,8 +10,6 @@
 
 #include "tach/term.h"
 
-#define FRAME_MAX 8192
-
 /* tputs() calls back one byte at a time with no context: collect them. */
 static char	*expand_to;
 static size_t	 expand_len;
@@ -100,7 +98,7 @@ term_write(const struct terminal *t, const char *s, size_t len)
 void
 term_draw(const struct terminal *t, const char *line, size_t len)
 {
-	char frame[FRAME_MAX];
+	char frame[TERM_FRAME_MAX];
 	size_t cr = strlen(t->cr), el = strlen(t->el);
 
 	if (cr + len + el > sizeof(frame))

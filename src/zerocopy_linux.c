@@ -19,8 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "tach/relay.h"
+#include "relay_tier.h"
 
 static bool
 unsupported(int error)
@@ -109,12 +108,15 @@ wait_for_side(struct relay *r, enum relay_end *end)
 	return true;		/* both ready by now: try again */
 }
 
+/* Which side an error that is not EPIPE came from, if it can be told. */
+enum side { SIDE_READ, SIDE_WRITE, SIDE_EITHER };
+
 /*
  * Returns 1 to go on, 0 to fall back to read/write, -1 when the transfer
  * ended (with *end set).
  */
 static int
-moved(struct relay *r, ssize_t n, bool input_is_pipe, size_t *largest,
+moved(struct relay *r, ssize_t n, enum side side, size_t *largest,
     enum relay_end *end)
 {
 	if (n > 0) {
@@ -130,24 +132,32 @@ moved(struct relay *r, ssize_t n, bool input_is_pipe, size_t *largest,
 		return 0;	/* read/write confirms the end of input */
 	if (unsupported(errno))
 		return 0;
-	switch (errno) {
-	case EINTR:
-		if (!relay_serviced(r)) {
-			*end = RELAY_STOPPED;
-			return -1;
-		}
-		return 1;
-	case EAGAIN:
+	if (errno == EAGAIN)
 		return wait_for_side(r, end) ? 1 : -1;
-	case EPIPE:
+	if (errno == EINTR)
+		return relay_retry(r, errno, true, end);
+	if (errno == EPIPE) {
 		*end = RELAY_BROKEN_PIPE;
 		return -1;
 	}
 	r->error = errno;
-	/* The side that is not a pipe is the one that failed. */
-	*end = write_side(errno) || input_is_pipe ? RELAY_WRITE_ERROR :
-	    RELAY_READ_ERROR;
+	if (write_side(errno))
+		side = SIDE_WRITE;
+	*end = side == SIDE_READ ? RELAY_READ_ERROR : side == SIDE_WRITE ?
+	    RELAY_WRITE_ERROR : RELAY_MOVE_ERROR;
 	return -1;
+}
+
+/*
+ * A splice fails on the side that is not a pipe; between two pipes the
+ * kernel does not say which.
+ */
+static enum side
+splice_side(const struct stat *in, const struct stat *out)
+{
+	if (S_ISFIFO(in->st_mode) && S_ISFIFO(out->st_mode))
+		return SIDE_EITHER;
+	return S_ISFIFO(in->st_mode) ? SIDE_WRITE : SIDE_READ;
 }
 
 bool
@@ -166,7 +176,7 @@ zerocopy_run(struct relay *r, enum relay_end *end)
 			if ((len = relay_chunk(r, end)) == 0)
 				return true;
 			go = moved(r, copy_file_range(r->in, NULL, r->out,
-			    NULL, len, 0), false, NULL, end);
+			    NULL, len, 0), SIDE_READ, NULL, end);
 		} while (go == 1);
 		return go == -1;
 	}
@@ -181,7 +191,7 @@ zerocopy_run(struct relay *r, enum relay_end *end)
 			return true;
 		go = moved(r, splice(r->in, NULL, r->out, NULL, len,
 		    SPLICE_F_MOVE | (r->timed ? SPLICE_F_NONBLOCK : 0)),
-		    S_ISFIFO(in.st_mode), &largest, end);
+		    splice_side(&in, &out), &largest, end);
 	} while (go == 1);
 	return go == -1;
 }

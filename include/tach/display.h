@@ -17,8 +17,6 @@
 #include "tach/stats.h"
 #include "tach/term.h"
 
-#define DISPLAY_WIDTH_MAX 1000
-
 struct display {
 	bool			 active;	/* drawing the bar */
 	bool			 drawn;		/* a line is on the screen */
@@ -44,7 +42,7 @@ struct display {
 	struct stats		 rates;		/* per-interval rates */
 	struct terminal		 term;
 	struct render_caps	 caps;
-	char			 line[RENDER_BUFSIZE(DISPLAY_WIDTH_MAX)];
+	char			 line[RENDER_BUFSIZE(RENDER_WIDTH_MAX)];
 };
 
 void	display_start(struct display *d, const struct options *opts,

@@ -28,11 +28,16 @@ struct input {
 	pid_t		 feeder;	/* -z on a pipe: writes it to the decompressor */
 };
 
-/* Opens the input or exits with a message naming it. */
+/*
+ * Opens the input or exits with a message naming it.  In filter mode it
+ * refuses an input that is the output file (tach <f >>f).
+ */
 void		input_open(struct input *in, const struct options *opts);
 /*
  * Closes what the relay read and reaps any children, killing them first
- * if stop; returns the decompressor's wait status, or 0.
+ * if stop.  Unless stop, returns the wait status of the first child that
+ * failed (the decompressor, then the process that fed it), after a
+ * message when it died of a signal; else 0.
  */
 int		input_close(struct input *in, bool stop);
 /* With -z on a seekable file: compressed bytes consumed so far. */

@@ -3,6 +3,7 @@
 #define TACH_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct options {
 	long long	  bufsize;	/* -b; 0 means derive it */
@@ -26,7 +27,25 @@ struct options {
 	char		**cmd;		/* NULL in filter mode */
 };
 
-/* Fills opts from argv or exits: 0 after --help/--version, 1 on misuse. */
-void	options_parse(struct options *opts, int argc, char *argv[]);
+enum options_result {
+	OPTIONS_RUN,		/* opts is filled in: go */
+	OPTIONS_HELP,		/* --help */
+	OPTIONS_VERSION,	/* --version */
+	OPTIONS_USAGE,		/* unknown option or missing cmd */
+	OPTIONS_BAD		/* a bad value, explained in msg */
+};
+
+/*
+ * Fills opts from argv without printing or exiting (getopt aside, which
+ * reports unknown options when opterr is set).  argv must outlive opts.
+ */
+enum options_result	options_parse(struct options *opts, int argc,
+			    char *argv[], char *msg, size_t msglen);
+/*
+ * options_parse, then acts on its result: returns only to run; exits 0
+ * after --help or --version (1 if stdout cannot take them), 1 on misuse.
+ */
+void			options_get(struct options *opts, int argc,
+			    char *argv[]);
 
 #endif

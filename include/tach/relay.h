@@ -17,6 +17,7 @@ enum relay_end {
 	RELAY_EOF,		/* the input ended and all of it was written */
 	RELAY_READ_ERROR,	/* errno in relay.error */
 	RELAY_WRITE_ERROR,	/* errno in relay.error */
+	RELAY_MOVE_ERROR,	/* a splice between two pipes: either side */
 	RELAY_BROKEN_PIPE,	/* the reader went away */
 	RELAY_STOPPED		/* the service hook asked to stop */
 };
@@ -43,22 +44,12 @@ struct relay {
 };
 
 size_t		relay_default_bufsize(int in, int out, bool zerocopy);
+/* A bufsize of 0 counts as 1; above RELAY_BUFSIZE_MAX, as that. */
 void		relay_init(struct relay *r, int in, int out, size_t bufsize,
 		    bool zerocopy);
 enum relay_end	relay_run(struct relay *r);
 /* Writes a whole buffer, counting it; for bytes read before the relay ran. */
 enum relay_end	relay_write(struct relay *r, const void *data, size_t len);
 void		relay_free(struct relay *r);
-
-/* Shared by the engine's tiers. */
-/* Bytes the next call may move (paced by -L); 0, with *end set, to stop. */
-size_t		relay_chunk(struct relay *r, enum relay_end *end);
-bool		relay_serviced(struct relay *r);
-bool		relay_wait(struct relay *r, bool input, bool output,
-		    enum relay_end *end);
-#if TACH_USE_ZEROCOPY
-/* Returns true when it finished the transfer, false to fall back. */
-bool		zerocopy_run(struct relay *r, enum relay_end *end);
-#endif
 
 #endif

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The widest line drawn: -w above it is refused, a wider terminal cut. */
+#define RENDER_WIDTH_MAX	1000
 /* Enough for any line of width columns, colour sequences included. */
 #define RENDER_BUFSIZE(width)	((size_t)(width) * 4 + 256)
 

@@ -20,7 +20,10 @@ enum {
 	SIGNAL_TERMINATE = 1 << 5	/* INT, TERM or HUP: see signals_fatal() */
 };
 
-/* SIGPIPE, SIGINT, SIGTERM, SIGHUP and the info signals. */
+/*
+ * SIGPIPE, SIGINT, SIGTERM, SIGHUP and the info signals; of the first
+ * four, those the parent ignored stay ignored.
+ */
 void	signals_install(void);
 /* SIGALRM, SIGWINCH, SIGTSTP and SIGCONT, for a live display. */
 void	signals_install_display(void);
@@ -30,11 +33,16 @@ void	signals_timer(double interval);
 int	signals_take(void);
 /* The terminating signal that arrived, or 0. */
 int	signals_fatal(void);
+/* True if the parent had sig ignored (see signals_install). */
+bool	signals_ignored(int sig);
 /* Dies of sig as if never caught, so the parent sees 128+sig. */
 _Noreturn void	signals_die(int sig);
 /* Stops the process as ^Z would, returning once continued. */
 void	signals_stop_self(void);
-/* In a child before exec: default dispositions, nothing blocked. */
+/*
+ * In a child before exec: the dispositions tach was given (default, or
+ * ignored where the parent ignored them), nothing blocked.
+ */
 void	signals_reset_child(void);
 
 #endif

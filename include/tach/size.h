@@ -6,6 +6,9 @@
 #ifndef TACH_SIZE_H
 #define TACH_SIZE_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 enum size_error {
 	SIZE_OK,
 	SIZE_ILLEGAL,		/* not a number in this syntax */
@@ -16,8 +19,11 @@ enum size_error {
 
 enum size_error	size_parse(const char *text, long long min, long long max,
 		    long long *value);
-/* Parses an option's value or exits 1 with progress(1)'s message. */
-long long	size_arg(const char *what, const char *text, long long min,
-		    long long max);
+/*
+ * Parses an option's value into *value; false with progress(1)'s message
+ * in msg when it is not a number in range.
+ */
+bool		size_arg(const char *what, const char *text, long long min,
+		    long long max, long long *value, char *msg, size_t msglen);
 
 #endif

@@ -10,6 +10,8 @@
 #include <stddef.h>
 
 #define TERM_CAP_MAX 64
+/* One frame: a line of RENDER_WIDTH_MAX columns and its sequences. */
+#define TERM_FRAME_MAX 8192
 
 struct terminal {
 	int	fd;

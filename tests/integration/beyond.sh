@@ -5,13 +5,23 @@
 out=$WORK/out
 err=$WORK/err
 
-# -L holds within 2% over 10 s, and stays zero-copy.
+# -L: no faster than the limit, which load cannot change, on the wall
+# clock and, interval by interval, on tach's own (the JSON objects).  The
+# precise figures are in contrib/benchmark.sh, not here.
 for opts in "" --no-splice; do
 	start=$(date +%s%N)
-	head -c 20971520 /dev/zero | "$TACH" -q -L 2m $opts | cat >/dev/null
+	head -c 4194304 /dev/zero |
+	    "$TACH" --format json -i 0.1 -L 2m $opts 2>"$err" | cat >/dev/null
 	ms=$(( ($(date +%s%N) - start) / 1000000 ))
-	check "-L 2m ($opts): 20 MiB in 10 s +-2% (${ms} ms)" \
-	    [ "$ms" -ge 9800 -a "$ms" -le 10200 ]
+	# the last 50 ms chunk may go at once: (4 MiB - 2 MiB/20) / 2 MiB/s
+	check "-L 2m ($opts): 4 MiB take at least 1.95 s (${ms} ms)" \
+	    [ "$ms" -ge 1950 ]
+	check "-L 2m ($opts): and are not held back for long (${ms} ms)" \
+	    [ "$ms" -le 60000 ]
+	ahead=$(sed 's/.*"elapsed":\([0-9.]*\),"bytes":\([0-9]*\),.*/\1 \2/' "$err" |
+	    awk '{ x = $2 - 2097152 * $1; if (x > m) m = x } END { print int(m) }')
+	check "-L 2m ($opts): never more than a chunk ahead on tach's clock (${ahead} bytes)" \
+	    [ "${ahead:-999999999}" -le 104858 ]
 done
 if [ "$TACH_ZEROCOPY" = 1 ] && command -v strace >/dev/null; then
 	head -c 4194304 /dev/zero | strace -qq -o "$WORK/trace" \
@@ -20,29 +30,38 @@ if [ "$TACH_ZEROCOPY" = 1 ] && command -v strace >/dev/null; then
 	reads=$(grep -c "^read(0, " "$WORK/trace")
 	check "-L does not copy (${reads} reads of stdin: the end of input)" \
 	    [ "$reads" -le 1 ]
-	check "-L does not write" sh -c "! grep -q '^write(1, ' '$WORK/trace'"
+	lacks "-L does not write" "$WORK/trace" '^write\(1, ' 
 fi
 
-# -n: whole percentages, one a line, never falling, ending at 100.
-(head -c 1000000 /dev/zero; sleep 0.6; head -c 1000000 /dev/zero) |
-    "$TACH" -n -i 0.1 -l 2000000 2>"$err" >/dev/null
-check "-n: integers only" sh -c "! grep -vqx '[0-9]*' '$err'"
+# -n: whole percentages, one a line, never falling, ending at 100.  The
+# second half waits until the first has been reported.
+close_gate
+(head -c 1000000 /dev/zero; gated; head -c 1000000 /dev/zero) |
+    "$TACH" -n -i 0.1 -l 2000000 2>"$err" >/dev/null &
+pid=$!
+check "-n: shows 50 on the way" wait_until 60 grep -qx 50 "$err"
+open_gate
+wait $pid
+lacks "-n: integers only" "$err" '[^0-9]'
 check "-n: ends at 100" [ "$(tail -n 1 "$err")" = 100 ]
-check "-n: shows 50 on the way" grep -qx 50 "$err"
 check "-n: never falls" sh -c "sort -n -c '$err'"
-check "-n: no bar" sh -c "! grep -q '\[' '$err'"
+lacks "-n: no bar" "$err" '\['
 # the dialog --gauge check from Homebrew's pv formula
 printf beer | "$TACH" -n -l 4 2>"$err" >/dev/null
 check "-n: 4 bytes of 4 is 100" [ "$(tail -n 1 "$err")" = 100 ]
 
 # --format json: an object an interval, the last one final.
-(head -c 1000000 /dev/zero; sleep 0.5) |
-    "$TACH" --format json -i 0.1 -l 2000000 2>"$err" >/dev/null
-check "json: several objects" [ "$(wc -l <"$err")" -ge 3 ]
-check "json: every line an object with the fields" sh -c "! grep -Ev \
+close_gate
+(head -c 1000000 /dev/zero; gated) |
+    "$TACH" --format json -i 0.1 -l 2000000 2>"$err" >/dev/null &
+pid=$!
+check "json: 50 percent on the way" wait_until 60 grep -q '"percent":50.00' "$err"
+check "json: several objects" wait_until 60 sh -c "[ \$(wc -l <'$err') -ge 3 ]"
+open_gate
+wait $pid
+check "json: every line an object with the fields" sh -c "[ -s '$err' ] && ! grep -Ev \
     '^\{\"elapsed\":[0-9.]+,\"bytes\":[0-9]+,\"rate\":[0-9.]+,\"average\":[0-9.]+,\"size\":2000000,\"percent\":[0-9.]+,\"eta\":([0-9.]+|null),\"final\":(true|false)\}$' '$err'"
 check "json: last is final" sh -c "tail -n 1 '$err' | grep -q '\"final\":true'"
-check "json: 50 percent on the way" grep -q '"percent":50.00' "$err"
 if command -v jq >/dev/null; then
 	check "json: jq parses every line" jq -e . "$err" >/dev/null
 fi
@@ -56,13 +75,13 @@ check "--stats: rate summary" grep -Eq "^tach: rate over [0-9]+ intervals: min .
 { for i in 1 2 3 4 5 6 7 8 9 10; do head -c 10000 /dev/zero; sleep 0.1; done; } |
     "$TACH" --stats -q 2>"$err" >/dev/null
 in=$(sed -n 's/.*input-wait \([0-9]*\)%.*/\1/p' "$err")
-check "--stats slow producer: input-wait ${in}% >= 80" [ "${in:-0}" -ge 80 ]
+check "--stats slow producer: input-wait ${in}% >= 50" [ "${in:-0}" -ge 50 ]
 head -c 50000000 /dev/zero | "$TACH" --stats -q 2>"$err" | (sleep 1; cat >/dev/null)
 out_w=$(sed -n 's/.*output-wait \([0-9]*\)%.*/\1/p' "$err")
-check "--stats slow consumer: output-wait ${out_w}% >= 60" [ "${out_w:-0}" -ge 60 ]
+check "--stats slow consumer: output-wait ${out_w}% >= 40" [ "${out_w:-0}" -ge 40 ]
 head -c 50000000 /dev/zero | "$TACH" --stats -q --no-splice 2>"$err" | (sleep 1; cat >/dev/null)
 out_w=$(sed -n 's/.*output-wait \([0-9]*\)%.*/\1/p' "$err")
-check "--stats slow consumer, read/write: output-wait ${out_w}% >= 60" [ "${out_w:-0}" -ge 60 ]
+check "--stats slow consumer, read/write: output-wait ${out_w}% >= 40" [ "${out_w:-0}" -ge 40 ]
 # the live line names the bottleneck when there is room
 { head -c 10000 /dev/zero; sleep 1; } | "$TACH" --force --stats -w 200 -i 0.1 2>"$err" >/dev/null
 check "--stats: live line shows input-wait" grep -q "input-wait [0-9]*%" "$err"
@@ -76,15 +95,20 @@ if command -v tmux >/dev/null; then
 	st=
 	command -v strace >/dev/null &&
 	    st="env ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=openat,open,creat,mkdir,shmget,semget,msgget -o $WORK/trace"
-	run "clear; (head -c 1000000 /dev/zero; sleep 2; head -c 1000000 /dev/zero) | ${st:+$st.1} '$TACH' -c -N one -l 2000000 | ${st:+$st.2} '$TACH' -c -N two -l 2000000 >/dev/null; echo rc=\$?"
-	check "-c: both bars at 50%" sh -c "sleep 1.5; tmux -L '$sock' capture-pane -p | grep -q 'one:  50%' && tmux -L '$sock' capture-pane -p | grep -q 'two:  50%'"
-	check "-c: both finish" wait_for "rc=0" 8
+	close_gate
+	run "clear; (head -c 1000000 /dev/zero; $GATED; head -c 1000000 /dev/zero) | ${st:+$st.1} '$TACH' -c -N one -l 2000000 | ${st:+$st.2} '$TACH' -c -N two -l 2000000 >/dev/null; echo rc=\$?"
+	check "-c: first bar at 50%" wait_for "one:  50%"
+	check "-c: second bar at 50%" wait_for "two:  50%"
+	open_gate
+	check "-c: both finish" wait_for "rc=0"
 	rows=$(screen | grep -n -e "one: 100%" -e "two: 100%" | cut -d: -f1 | sort -u | wc -l)
 	check "-c: two lines of their own ($rows)" [ "$rows" -eq 2 ]
 	check "-c: no shared memory left" [ "$(ipcs -m 2>/dev/null | wc -l)" = "$shm" ]
 	if [ -n "$st" ]; then
-		check "-c: no file created, no IPC object" sh -c \
-		    "! grep -hE 'O_CREAT|creat\(|mkdir\(|shmget\(|semget\(|msgget\(' '$WORK'/trace.*"
+		for t in 1 2; do
+			lacks "-c: no file created, no IPC object ($t)" \
+			    "$WORK/trace.$t" 'O_CREAT|creat\(|mkdir\(|shmget\(|semget\(|msgget\('
+		done
 		check "-c: /dev/tty opened for the lock" grep -q '/dev/tty' "$WORK/trace.1"
 	fi
 fi

@@ -26,6 +26,90 @@ check() {
 	if "$@"; then pass; else fail "$desc"; fi
 }
 
+# lacks DESCRIPTION FILE PATTERN: FILE was written and has no line
+# matching the extended regular expression PATTERN.  A plain "! grep"
+# would pass on a file that was never written.
+lacks() {
+	if [ ! -e "$2" ]; then
+		fail "$1 ($2 was never written)"
+	elif grep -Eq -- "$3" "$2"; then
+		fail "$1 ($(grep -Em 1 -- "$3" "$2"))"
+	else
+		pass
+	fi
+}
+
+# empty FILE: FILE was written, and is empty.
+empty() { [ -e "$1" ] && [ ! -s "$1" ]; }
+
+# Tests wait for conditions, never for a fixed time: a busy machine is
+# slow, not wrong.  wait_until SECONDS CMD...: polls CMD until it
+# succeeds; fails after SECONDS.
+wait_until() {
+	_wu_limit=$(($1 * 20))
+	shift
+	_wu_n=0
+	until "$@"; do
+		_wu_n=$((_wu_n + 1))
+		if [ $_wu_n -ge $_wu_limit ]; then
+			echo "gave up waiting for: $*" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+	return 0
+}
+
+# sigmask PID FIELD SIGNAL: SIGNAL's bit is set in PID's FIELD (SigCgt,
+# SigIgn) in /proc.
+sigmask() {
+	_sm=$(awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status" 2>/dev/null)
+	case $3 in
+	HUP) _sn=1 ;; INT) _sn=2 ;; USR1) _sn=10 ;; PIPE) _sn=13 ;;
+	ALRM) _sn=14 ;; TERM) _sn=15 ;; TSTP) _sn=20 ;; WINCH) _sn=28 ;;
+	*) echo "sigmask: add $3" >&2; return 1 ;;
+	esac
+	[ -n "$_sm" ] && [ $(((0x$_sm >> (_sn - 1)) & 1)) -eq 1 ]
+}
+
+# caught PID SIGNAL...: PID has handlers installed for every SIGNAL.
+caught() {
+	_c_pid=$1
+	shift
+	for _c_sig; do
+		sigmask "$_c_pid" SigCgt "$_c_sig" || return 1
+	done
+}
+
+# ignores PID SIGNAL: PID has SIGNAL ignored.
+ignores() { sigmask "$1" SigIgn "$2"; }
+
+# polling PIDFILE: the process whose pid is in PIDFILE has ended or is
+# blocked in poll(2) (x86-64 and i386 system call 7 and 168).
+polling() {
+	_p=$(cat "$1" 2>/dev/null)
+	[ -n "$_p" ] || return 1
+	kill -0 "$_p" 2>/dev/null || return 0
+	case $(cut -d' ' -f1 "/proc/$_p/syscall" 2>/dev/null) in
+	7|168) return 0 ;;
+	esac
+	return 1
+}
+
+# size_at_least FILE BYTES: FILE has grown to BYTES.
+size_at_least() {
+	[ -e "$1" ] && [ "$(wc -c <"$1")" -ge "$2" ]
+}
+
+# A gate for producers: "gated" in a pipeline waits until open_gate.
+GATE=$WORK/gate
+gated() {
+	until [ -e "$GATE" ]; do sleep 0.05; done
+}
+GATED="until [ -e '$GATE' ]; do sleep 0.05; done"	# the same, in a string
+open_gate() { : >"$GATE"; }
+close_gate() { rm -f "$GATE"; }
+
 skip() {
 	echo "SKIP: $*" >&2
 	exit 77
@@ -62,20 +146,25 @@ tmux_session() {
 	trap 'tmx kill-server 2>/dev/null; rm -rf "$WORK"' EXIT
 	tmx -f /dev/null new-session -d -x 100 -y 30 \
 	    "env -i PATH='$PATH' TERM=screen LC_ALL=C.UTF-8 PS1='$ ' bash --norc --noprofile"
-	sleep 0.5
+	wait_for '$' 60 || { echo "tmux: no prompt" >&2; exit 1; }
 }
 tmx() { tmux -L "$sock" "$@"; }
 screen() { tmx capture-pane -p -J "$@"; }
 cursor() { tmx display-message -p '#{cursor_flag}'; }
 run() { tmx send-keys -l "$*"; tmx send-keys Enter; }
-# wait_for TEXT [SECONDS]: until the screen shows TEXT.  TEXT must not be
-# in the typed command line itself.
+# snap FILE: the screen, saved in FILE for lacks and grep.
+snap() { screen "$@" >"$WORK/snap" && cat "$WORK/snap"; }
+# shows TEXT: the screen shows TEXT.
+shows() { screen | grep -qF -- "$1"; }
+# wait_for TEXT [SECONDS]: until the screen shows TEXT (60 s unless
+# told).  TEXT must not be in the typed command line itself.
 wait_for() {
-	i=0
-	while [ $i -lt $((${2:-10} * 10)) ]; do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
+	wait_until "${2:-60}" shows "$1"
+}
+# changes TEXT [SECONDS]: the line showing TEXT changes from what it is now.
+line_of() { screen | grep -F -- "$1"; }
+line_differs() { [ "$(line_of "$1")" != "$2" ]; }
+changes() {
+	was=$(line_of "$1")
+	wait_until "${2:-60}" line_differs "$1" "$was"
 }

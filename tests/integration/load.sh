@@ -35,7 +35,14 @@ probe() {
 	echo "$(ls /proc/$pid/fd 2>/dev/null | wc -l)" \
 	    "$(awk '/^VmRSS/ { print $2 }' /proc/$pid/status 2>/dev/null)"
 }
-sleep 1
+# steady state: a SIGUSR1 report of 256 MiB moved
+moved() {
+	kill -USR1 $pid
+	n=$(sed -n 's/^tach: \([0-9]*\) bytes (.*/\1/p' "$WORK/err" | tail -n 1)
+	[ "${n:-0}" -ge 268435456 ]
+}
+check "long run: handlers installed" wait_until 600 caught $pid USR1
+check "long run: under way" wait_until 600 moved
 first=$(probe)
 last=$first
 while kill -0 $pid 2>/dev/null; do

@@ -19,7 +19,6 @@ pid=$!
 {
 	dd bs=1M count=4200 iflag=fullblock 2>/dev/null >/dev/null
 	kill -USR1 $pid
-	sleep 0.2
 	cat >/dev/null
 } <"$WORK/fifo"
 wait $pid

@@ -26,7 +26,8 @@ for opts in "" --no-splice; do
 	stream >"$WORK/fifo" &
 	"$TACH" --force -i 0.05 $opts <"$WORK/fifo" 2>"$err" >"$out" &
 	pid=$!
-	sleep 0.2	# until tach has its handlers: before, USR1 kills, as dd
+	# until tach has its handlers: before, USR1 kills, as dd
+	check "flood ($opts): handlers installed" wait_until 60 caught $pid USR1 WINCH
 	flood $pid WINCH USR1 &
 	wait $pid
 	status=$?
@@ -54,7 +55,7 @@ done
 stream >"$WORK/fifo" &
 "$TACH" -q <"$WORK/fifo" 2>"$err" >"$out" &
 pid=$!
-sleep 0.3
+check "-q: handlers installed" wait_until 60 caught $pid USR1
 kill -USR1 $pid
 wait $pid
 check "-q: SIGUSR1 report" grep -Eq "^tach: [0-9]+ bytes \([0-9.]+ [KMG]?i?B\) in 0:00:0[0-9], .*/s$" "$err"
@@ -63,16 +64,25 @@ check "-q: SIGUSR1 leaves data exact" [ "$(cksum <"$out")" = "$want" ]
 # Terminating signals: the line ends, then tach dies of the signal.
 for sig in INT TERM HUP; do
 	for mode in filter command; do
-		sleep 30 >"$WORK/fifo" &
+		sleep 600 >"$WORK/fifo" &
 		feeder=$!
+		rm -f "$WORK/child"
+		# a shell starts background jobs with SIGINT ignored, and
+		# tach keeps what it was given: give it the default
 		if [ $mode = filter ]; then
-			"$TACH" --force -l 100 <"$WORK/fifo" 2>"$err" >/dev/null &
+			env --default-signal=INT "$TACH" --force -l 100 \
+			    <"$WORK/fifo" 2>"$err" >/dev/null &
 		else
-			"$TACH" --force -e -l 100 sh -c 'echo $$ >"$0"; exec cat' \
+			env --default-signal=INT "$TACH" --force -e -l 100 \
+			    sh -c 'echo $$ >"$0.tmp"; mv "$0.tmp" "$0"; exec cat' \
 			    "$WORK/child" <"$WORK/fifo" 2>"$err" >/dev/null &
 		fi
 		pid=$!
-		sleep 0.5
+		# the first frame is drawn once the handlers are in
+		check "SIG$sig ($mode): first frame" wait_until 60 \
+		    size_at_least "$err" 1
+		[ $mode = filter ] || check "SIG$sig: cmd started" \
+		    wait_until 60 test -s "$WORK/child"
 		kill -s $sig $pid
 		wait $pid
 		status=$?
@@ -90,5 +100,28 @@ for sig in INT TERM HUP; do
 		fi
 	done
 done
+
+# Signals the parent ignored stay ignored, in tach and in cmd: nohup's
+# SIGHUP, and a shell's SIGINT for background jobs.
+sleep 600 >"$WORK/fifo" &
+feeder=$!
+(trap '' HUP; exec "$TACH" --force -l 100 -e sh -c 'echo $$ >"$0.tmp"; mv "$0.tmp" "$0"; exec cat' "$WORK/child2" \
+    <"$WORK/fifo" 2>"$err" >/dev/null) &
+pid=$!
+check "ignored HUP: cmd started" wait_until 60 test -s "$WORK/child2"
+check "ignored HUP: cmd keeps it ignored" ignores "$(cat "$WORK/child2")" HUP
+check "ignored HUP: tach keeps it ignored" ignores $pid HUP
+check "ignored HUP: USR1 caught" wait_until 60 caught $pid USR1
+# USR1 after HUP: the report proves HUP did not end tach
+kill -HUP $pid
+kill -USR1 $pid
+check "ignored HUP: tach lives on to report" wait_until 60 grep -q "bytes (" "$err"
+check "ignored HUP: still running" kill -0 $pid
+kill -TERM $pid
+wait $pid
+status=$?
+check "then SIGTERM: 143 (got $status)" [ $status -eq 143 ]
+kill $feeder 2>/dev/null
+wait $feeder 2>/dev/null
 
 done_testing

@@ -1,0 +1,34 @@
+/*
+ * Private to the transfer engine: what its tiers (the read/write loop in
+ * relay.c, the Linux zero-copy calls in zerocopy_linux.c) share.  Nothing
+ * outside src/relay*.c and src/zerocopy_*.c includes this.
+ */
+#ifndef TACH_RELAY_TIER_H
+#define TACH_RELAY_TIER_H
+
+#include "config.h"
+#include "tach/relay.h"
+
+/* Bytes the next call may move (paced by -L); 0, with *end set, to stop. */
+size_t	relay_chunk(struct relay *r, enum relay_end *end);
+/* Lets the main loop act on signals; false means stop. */
+bool	relay_serviced(struct relay *r);
+/*
+ * Waits until each named side has been ready once; false, with *end set,
+ * when the transfer must end.
+ */
+bool	relay_wait(struct relay *r, bool input, bool output,
+	    enum relay_end *end);
+/*
+ * A call failed with error.  EINTR services signals, EAGAIN (EWOULDBLOCK)
+ * waits for the named side.  Returns 1 to try the call again, -1 to stop
+ * (*end set), 0 when error is some other error, for the caller to judge.
+ */
+int	relay_retry(struct relay *r, int error, bool input,
+	    enum relay_end *end);
+#if TACH_USE_ZEROCOPY
+/* Returns true when it finished the transfer, false to fall back. */
+bool	zerocopy_run(struct relay *r, enum relay_end *end);
+#endif
+
+#endif

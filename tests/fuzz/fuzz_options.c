@@ -1,0 +1,49 @@
+/*
+ * libFuzzer harness for the whole option parser: the input, split at NUL
+ * bytes, is argv.  Whatever it holds, the parse ends in one of its
+ * results, and a run's values are within the ranges the man page gives.
+ */
+#include <getopt.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tach/options.h"
+#include "tach/render.h"
+
+#define ARGS_MAX 64
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text, *argv[ARGS_MAX + 2], msg[256];
+	struct options opts;
+	enum options_result r;
+	int argc = 0;
+
+	if ((text = malloc(size + 1)) == NULL)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = '\0';
+	/* the first word is argv[0], so "progress" is reached too */
+	for (char *p = text; argc < ARGS_MAX && p <= text + size;
+	    p += strlen(p) + 1)
+		argv[argc++] = p;
+	argv[argc] = NULL;
+	optind = 0;		/* glibc: start getopt afresh */
+	opterr = 0;
+	r = options_parse(&opts, argc, argv, msg, sizeof(msg));
+	if (r == OPTIONS_BAD && memchr(msg, '\0', sizeof(msg)) == NULL)
+		abort();
+	if (r == OPTIONS_RUN && (opts.bufsize < 0 ||
+	    opts.width < 0 || opts.width > RENDER_WIDTH_MAX ||
+	    opts.rate_limit < 0 || opts.size < -1 ||
+	    !(opts.interval >= 0.01 && opts.interval <= 86400) ||
+	    (opts.as_progress && opts.cmd == NULL)))
+		abort();
+	free(text);
+	return 0;
+}

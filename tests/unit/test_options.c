@@ -1,0 +1,137 @@
+/* The option parser as a pure function: values, errors, operands. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <getopt.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tach/options.h"
+
+static struct options opts;
+static char msg[256];
+static char *argv[32];
+
+/* Parses the NULL-terminated arguments after argv[0]. */
+static enum options_result
+parse(const char *argv0, ...)
+{
+	va_list ap;
+	int argc = 0;
+	const char *a;
+
+	argv[argc++] = (char *)argv0;
+	va_start(ap, argv0);
+	while ((a = va_arg(ap, const char *)) != NULL) {
+		assert_true(argc < (int)(sizeof(argv) / sizeof(argv[0])) - 1);
+		argv[argc++] = (char *)a;
+	}
+	va_end(ap);
+	argv[argc] = NULL;
+	optind = 0;		/* glibc: start getopt afresh */
+	opterr = 0;
+	msg[0] = '\0';
+	return options_parse(&opts, argc, argv, msg, sizeof(msg));
+}
+
+static void
+defaults(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("tach", NULL), OPTIONS_RUN);
+	assert_int_equal(opts.size, -1);
+	assert_int_equal(opts.bufsize, 0);
+	assert_true(opts.interval == 0.2);
+	assert_null(opts.cmd);
+	assert_false(opts.as_progress);
+}
+
+static void
+values(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("/usr/bin/tach", "-b", "2x64k", "-l", "1m",
+	    "-L", "3k", "-w", "1000", "-i", "0.5", "-N", "n", "-p", "p",
+	    "-cenqz", "--force", "--format", "json", "--no-splice",
+	    "--stats", NULL), OPTIONS_RUN);
+	assert_int_equal(opts.bufsize, 131072);
+	assert_int_equal(opts.size, 1048576);
+	assert_int_equal(opts.rate_limit, 3072);
+	assert_int_equal(opts.width, 1000);
+	assert_true(opts.interval == 0.5);
+	assert_string_equal(opts.name, "n");
+	assert_string_equal(opts.prefix, "p");
+	assert_true(opts.cursor && opts.stderr_bar && opts.numeric &&
+	    opts.quiet && opts.decompress && opts.force && opts.json &&
+	    opts.no_splice && opts.stats);
+}
+
+static void
+operands(void **state)
+{
+	(void)state;
+	/* options after cmd are cmd's */
+	assert_int_equal(parse("tach", "-q", "cat", "-n", NULL), OPTIONS_RUN);
+	assert_non_null(opts.cmd);
+	assert_string_equal(opts.cmd[0], "cat");
+	assert_string_equal(opts.cmd[1], "-n");
+	assert_null(opts.cmd[2]);
+	/* progress(1) requires cmd */
+	assert_int_equal(parse("/bin/progress", "-e", NULL), OPTIONS_USAGE);
+	assert_true(opts.as_progress);
+	assert_int_equal(parse("progress", "-e", "tar", "xf", "-", NULL),
+	    OPTIONS_RUN);
+	assert_string_equal(opts.cmd[0], "tar");
+}
+
+static void
+bad_values(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("tach", "-b", "abc", NULL), OPTIONS_BAD);
+	assert_string_equal(msg, "buffer size `abc': illegal number");
+	assert_int_equal(parse("tach", "-b", "0", NULL), OPTIONS_BAD);
+	assert_string_equal(msg, "buffer size 0 is less than 1");
+	assert_int_equal(parse("tach", "-w", "1001", NULL), OPTIONS_BAD);
+	assert_string_equal(msg, "width 1001 is greater than 1000");
+	assert_int_equal(parse("tach", "-l", "99999999999999999999", NULL),
+	    OPTIONS_BAD);
+	assert_string_equal(msg,
+	    "input size `99999999999999999999': Result too large");
+	assert_int_equal(parse("tach", "-i", "0", NULL), OPTIONS_BAD);
+	assert_string_equal(msg,
+	    "interval `0': not a number of seconds from 0.01 to 86400");
+	assert_int_equal(parse("tach", "--format", "xml", NULL), OPTIONS_BAD);
+	assert_string_equal(msg, "format `xml': only json is known");
+	/* the first bad value stops the parse */
+	assert_int_equal(parse("tach", "-b", "x", "-l", "y", NULL),
+	    OPTIONS_BAD);
+	assert_string_equal(msg, "buffer size `x': illegal number");
+}
+
+static void
+usage_help_version(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("tach", "--bogus", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse("tach", "-Y", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse("tach", "-b", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse("tach", "--help", "-b", "x", NULL),
+	    OPTIONS_HELP);
+	assert_int_equal(parse("tach", "--version", NULL), OPTIONS_VERSION);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(defaults),
+		cmocka_unit_test(values),
+		cmocka_unit_test(operands),
+		cmocka_unit_test(bad_values),
+		cmocka_unit_test(usage_help_version),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
