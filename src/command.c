@@ -3,11 +3,13 @@
  * reaches them too, and start with default signal dispositions.
  */
 #include <sys/types.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "tach/command.h"
@@ -99,4 +101,17 @@ int
 command_spawn_status(int error)
 {
 	return error == ENOENT || error == ENOTDIR ? 127 : 126;
+}
+
+void
+command_failed(const char *name, int error)
+{
+	struct stat sb;
+
+	/* not found in PATH, or not executable: but there it is */
+	if ((error == ENOENT || error == EACCES) && stat(name, &sb) == 0 &&
+	    S_ISREG(sb.st_mode) && access(name, X_OK) == -1)
+		errx(command_spawn_status(error), "%s: %s; to read a file use "
+		    "-f %s", name, strerror(error), name);
+	errc(command_spawn_status(error), error, "%s", name);
 }

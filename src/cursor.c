@@ -1,10 +1,13 @@
 /*
- * Row claiming for -c.  The instances of a pipeline start together; the
+ * Row claiming for -c.  The instances of a pipeline start together; a
  * lock on /dev/tty serialises them, and each asks the terminal for the
  * cursor's row (DSR, ESC [ 6 n), takes it, and prints a newline so the
- * next one gets the row below.  The lock goes with the descriptor.
+ * next one gets the row below.  Every lock goes with its descriptor, so
+ * nothing is left behind.
  */
 #include <sys/types.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,14 +22,54 @@
 #include "tach/cursor.h"
 #include "tach/dsr.h"
 
+/*
+ * Locks on /dev/tty, which every process can open.  Byte 0 serialises the
+ * claims; above ROW_LOCKS, one byte per row of each terminal (told apart
+ * by its device number) is held by the instance drawing on that row.
+ */
+#define CLAIM_LOCK	0
+#define ROW_LOCKS	((off_t)1 << 32)
+
+static off_t
+row_byte(dev_t term, int row)
+{
+	return ROW_LOCKS + (off_t)(term % 1048576) * (DSR_MAX + 1) + row;
+}
+
+static bool
+lock(int tty, short type, int cmd, off_t at)
+{
+	struct flock fl = { .l_type = type, .l_whence = SEEK_SET,
+	    .l_start = at, .l_len = 1 };
+	int r;
+
+	while ((r = fcntl(tty, cmd, &fl)) == -1 && errno == EINTR)
+		;
+	return r == 0;
+}
+
+/* The topmost row another live instance holds on term, or 0. */
+static int
+topmost_held(int tty, dev_t term, int rows)
+{
+	struct flock fl;
+
+	for (int row = 1; row <= rows; row++) {
+		fl = (struct flock){ .l_type = F_WRLCK, .l_whence = SEEK_SET,
+		    .l_start = row_byte(term, row), .l_len = 1 };
+		if (fcntl(tty, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK)
+			return row;
+	}
+	return 0;
+}
+
 /* Asks the terminal where the cursor is; the answer is ESC [ row ; col R. */
 static bool
-query_row(int tty, int *row)
+query(int tty, int *row, int *col)
 {
 	char buf[32];	/* ESC [ 65535 ; 65535 R fits */
 	size_t got = 0;
 	ssize_t n;
-	int col;
 
 	if (write(tty, "\033[6n", 4) != 4)
 		return false;
@@ -37,36 +80,81 @@ query_row(int tty, int *row)
 		if (buf[got++] == 'R')
 			break;
 	}
-	return dsr_parse(buf, got, row, &col);
+	return dsr_parse(buf, got, row, col);
+}
+
+/*
+ * Frees row by scrolling rows 1 to row up by one (a scrolling region),
+ * leaving every row below, where other instances draw, where it is.  The
+ * cursor goes back to at_row, at_col.  The ANSI sequences: a terminal
+ * that answers the cursor query knows them.
+ */
+static bool
+scroll_above(int tty, int row, int at_row, int at_col)
+{
+	char seq[96];
+	int n;
+
+	n = snprintf(seq, sizeof(seq), "\033[1;%dr\033[%d;1H\n\033[r"
+	    "\033[%d;%dH", row, row, at_row, at_col);
+	return n > 0 && (size_t)n < sizeof(seq) &&
+	    write(tty, seq, (size_t)n) == n;
+}
+
+/*
+ * Under the claim lock: the cursor's row is this instance's, and a
+ * newline moves the cursor below it for the next one.  On the bottom row
+ * a newline would scroll the rows that other live instances hold, so the
+ * row above the topmost of them is freed instead, by scrolling only what
+ * is above it.
+ */
+static bool
+claim_row(int tty, dev_t term, int *row)
+{
+	struct winsize ws;
+	int at, col, top;
+
+	if (ioctl(tty, TIOCGWINSZ, &ws) == -1 || ws.ws_row == 0 ||
+	    !query(tty, &at, &col))
+		return false;
+	if (at < ws.ws_row) {
+		*row = at;
+		return write(tty, "\n", 1) == 1;
+	}
+	if ((top = topmost_held(tty, term, ws.ws_row)) == 0) {
+		*row = at - 1;		/* the newline scrolls it up */
+		return at > 1 && write(tty, "\n", 1) == 1;
+	}
+	*row = top - 1;
+	return top > 1 && scroll_above(tty, top - 1, at, col);
 }
 
 bool
-cursor_claim(int *row)
+cursor_claim(int fd, int *row)
 {
-	struct flock lock = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
 	struct termios saved, raw;
-	int tty, before, after;
+	struct stat sb;
+	int tty;
 	bool ok = false;
 
-	if ((tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)) == -1)
+	if (fstat(fd, &sb) == -1 ||
+	    (tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)) == -1)
 		return false;
-	while (fcntl(tty, F_SETLKW, &lock) == -1 && errno == EINTR)
-		;
+	(void)lock(tty, F_WRLCK, F_SETLKW, CLAIM_LOCK);
 	if (tcgetattr(tty, &saved) == 0) {
 		raw = saved;
 		raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
 		raw.c_cc[VMIN] = 0;
 		raw.c_cc[VTIME] = 10;	/* a second for the answer */
-		if (tcsetattr(tty, TCSANOW, &raw) == 0 &&
-		    query_row(tty, &before) && write(tty, "\n", 1) == 1 &&
-		    query_row(tty, &after)) {
-			/* at the bottom the newline scrolled the screen */
-			*row = after > before ? before : after - 1;
-			ok = *row >= 1;
-		}
+		ok = tcsetattr(tty, TCSANOW, &raw) == 0 &&
+		    claim_row(tty, sb.st_rdev, row) &&
+		    lock(tty, F_RDLCK, F_SETLK, row_byte(sb.st_rdev, *row));
 		tcsetattr(tty, TCSANOW, &saved);
 	}
-	close(tty);
+	(void)lock(tty, F_UNLCK, F_SETLK, CLAIM_LOCK);
+	/* the row's lock lasts while the descriptor is open: to the end */
+	if (!ok)
+		close(tty);
 	return ok;
 }
 

@@ -6,6 +6,7 @@
  */
 #include <err.h>
 #include <langinfo.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,7 +87,10 @@ draw(struct display *d, const struct render_state *s)
 
 	if (!may_draw(d))
 		return;
-	width = d->width > 0 ? d->width : term_width(&d->term);
+	/* -w may narrow the line on a terminal, never widen it: it would wrap */
+	width = term_width(&d->term);
+	if (d->width > 0 && (!d->tty || d->width < width))
+		width = d->width;
 	if (width > RENDER_WIDTH_MAX)
 		width = RENDER_WIDTH_MAX;
 	len = render_line(s, width, &d->caps, d->line, sizeof(d->line));
@@ -99,69 +103,109 @@ draw(struct display *d, const struct render_state *s)
 	d->drawn = true;
 }
 
-/* -n: a whole percentage a line, or the byte count if the size is unknown. */
+/*
+ * -n: a whole percentage a line, or the byte count if the size is unknown.
+ * The last line is the real percentage: 100 only if the size was reached
+ * (an empty file has reached its size of 0).
+ */
 static void
-numeric(const struct render_state *s, bool complete)
+numeric(const struct display *d, const struct render_state *s)
 {
-	if (s->size == 0)
+	if (s->size == 0 && !(d->size_known && s->final))
 		fprintf(stderr, "%llu\n", (unsigned long long)s->bytes);
-	else if (complete || s->done >= s->size)
+	else if (s->done >= s->size)
 		fprintf(stderr, "100\n");
 	else
 		fprintf(stderr, "%d\n", (int)((double)s->done * 100 /
 		    (double)s->size));
 }
 
+/* A JSON string: quotes, backslashes and control bytes escaped. */
 static void
-json(const struct render_state *s, bool final)
+json_string(const char *text)
 {
-	fprintf(stderr, "{\"elapsed\":%.3f,\"bytes\":%llu,\"rate\":%.1f,"
+	const unsigned char *p = (const unsigned char *)text;
+
+	putc('"', stderr);
+	for (; *p != '\0'; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(stderr, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(stderr, "\\u%04x", *p);
+		else
+			putc(*p, stderr);
+	}
+	putc('"', stderr);
+}
+
+static void
+json(const struct display *d, const struct render_state *s,
+    enum display_outcome outcome)
+{
+	static const char *results[] = { "complete", "failed", "interrupted" };
+
+	fputc('{', stderr);
+	if (d->name != NULL) {
+		fputs("\"name\":", stderr);
+		json_string(d->name);
+		fputc(',', stderr);
+	}
+	fprintf(stderr, "\"elapsed\":%.3f,\"bytes\":%llu,\"rate\":%.1f,"
 	    "\"average\":%.1f", s->elapsed, (unsigned long long)s->bytes,
 	    s->rate, s->average);
-	if (s->size > 0)
+	if (s->size > 0 || (d->size_known && s->final))
 		fprintf(stderr, ",\"size\":%llu,\"percent\":%.2f",
 		    (unsigned long long)s->size, s->done >= s->size ? 100.0 :
 		    (double)s->done * 100 / (double)s->size);
 	else
 		fprintf(stderr, ",\"size\":null,\"percent\":null");
-	if (s->eta >= 0 && !final)
-		fprintf(stderr, ",\"eta\":%.1f", s->eta);
+	if (s->eta >= 0 && !s->final)
+		fprintf(stderr, ",\"eta\":%.1f", ceil(s->eta * 10) / 10);
 	else
 		fprintf(stderr, ",\"eta\":null");
-	fprintf(stderr, ",\"final\":%s}\n", final ? "true" : "false");
+	fprintf(stderr, ",\"final\":%s", s->final ? "true" : "false");
+	if (s->final)
+		fprintf(stderr, ",\"result\":\"%s\"", results[outcome]);
+	fputs("}\n", stderr);
 }
 
 /*
- * --stats: the rate over the interval that just ended.  A sliver (the
- * first call at the start, the tail at the end) would be noise, not a rate.
+ * --stats: the rate over the interval that just ended.  A sliver in the
+ * middle (a redraw for a signal) waits to join the next interval; the
+ * last, partial interval counts for its length.
  */
 static void
-sample(struct display *d, double t, uint64_t bytes)
+sample(struct display *d, double t, uint64_t bytes, bool final)
 {
-	if (!d->stats || t - d->last_t < d->interval / 2)
+	double span = t - d->last_t;
+
+	if (!d->stats || span <= 0 || (span < d->interval / 2 && !final))
 		return;
-	stats_add(&d->rates, (double)(bytes - d->last_bytes) / (t - d->last_t));
+	stats_add(&d->rates, (double)(bytes - d->last_bytes) / span,
+	    span >= d->interval ? 1 : span / d->interval);
+	if (span >= d->interval / 2)
+		d->full++;
 	d->last_t = t;
 	d->last_bytes = bytes;
 }
 
 /*
- * The state now, fed to every form of output asked for: a tick, or with
- * final the closing one (complete: all of the input was moved).
+ * The state now, fed to every form of output asked for: a tick, or the
+ * closing one with its outcome.
  */
 static double
-emit(struct display *d, bool final, bool complete)
+emit(struct display *d, bool final, enum display_outcome outcome)
 {
 	struct render_state s;
 	char note[32];
 	double t = transfer_clock(d);
 
 	state_at(d, t, final, &s, note, sizeof(note));
-	sample(d, t, s.bytes);
+	sample(d, t, s.bytes, final);
 	if (d->numeric)
-		numeric(&s, complete);
+		numeric(d, &s);
 	if (d->json)
-		json(&s, final);
+		json(d, &s, outcome);
 	draw(d, &s);
 	return t;
 }
@@ -190,7 +234,11 @@ report(struct display *d)
 		release(d);
 	render_iec((double)bytes, amount, sizeof(amount));
 	render_iec(t > 0 ? (double)bytes / t : 0, rate, sizeof(rate));
-	render_duration(t, elapsed, sizeof(elapsed));
+	/* a short run in seconds and milliseconds, as dd */
+	if (t < 60)
+		snprintf(elapsed, sizeof(elapsed), "%.3f s", t);
+	else
+		render_duration(t, elapsed, sizeof(elapsed));
 	fprintf(stderr, "%s: %llu bytes (%s) in %s, %s/s\n", getprogname(),
 	    (unsigned long long)bytes, amount, elapsed, rate);
 }
@@ -205,6 +253,7 @@ suspend(struct display *d)
 		term_write(&d->term, d->term.cnorm, strlen(d->term.cnorm));
 	signals_stop_self();
 	d->stopped += clock_now() - t0;
+	d->relay->stopped += clock_now() - t0;
 	if (d->drawn && !d->cursor)
 		term_write(&d->term, d->term.civis, strlen(d->term.civis));
 }
@@ -228,7 +277,7 @@ label(const struct options *opts)
 
 void
 display_start(struct display *d, const struct options *opts,
-    const struct input *in, const struct relay *r)
+    const struct input *in, struct relay *r)
 {
 	int fd = opts->cmd != NULL && !opts->stderr_bar ? STDOUT_FILENO :
 	    STDERR_FILENO;
@@ -239,7 +288,10 @@ display_start(struct display *d, const struct options *opts,
 	d->input = in;
 	d->relay = r;
 	d->prefix = label(opts);
+	d->name = opts->name;
 	d->size = in->size;
+	d->size_known = in->size_known;
+	d->tty = isatty(fd);
 	d->width = opts->width;
 	d->interval = opts->interval;
 	d->forced = opts->force;
@@ -252,7 +304,8 @@ display_start(struct display *d, const struct options *opts,
 	d->term.fd = fd;
 	meter_init(&d->meter);
 	meter_init(&d->position);
-	if (!d->active && !machine && !d->stats)
+	/* -L needs ^Z seen, so a stop earns no burst (relay.stopped) */
+	if (!d->active && !machine && !d->stats && opts->rate_limit == 0)
 		return;
 	signals_install_display();
 	if (d->active) {
@@ -262,10 +315,10 @@ display_start(struct display *d, const struct options *opts,
 		d->caps.colour_on = d->term.colour_on;
 		d->caps.colour_off = d->term.colour_off;
 		d->cursor = opts->cursor && isatty(fd) &&
-		    cursor_claim(&d->row);
+		    cursor_claim(fd, &d->row);
 	}
 	signals_timer(d->interval);
-	(void)emit(d, false, false);
+	(void)emit(d, false, DISPLAY_COMPLETE);
 }
 
 bool
@@ -283,7 +336,7 @@ display_service(void *ctx)
 	if (bits & SIGNAL_INFO)
 		report(d);
 	if (bits & (SIGNAL_TICK | SIGNAL_WINCH | SIGNAL_CONT))
-		(void)emit(d, false, false);
+		(void)emit(d, false, DISPLAY_COMPLETE);
 	return true;
 }
 
@@ -303,21 +356,25 @@ print_stats(struct display *d, double t)
 	render_iec(sum.mean, a[2], sizeof(a[2]));
 	render_iec(sum.max, a[3], sizeof(a[3]));
 	render_iec(sum.stddev, a[4], sizeof(a[4]));
-	fprintf(stderr, "%s: rate over %zu intervals: min %s/s, median %s/s, "
-	    "mean %s/s, max %s/s, stddev %s/s\n", getprogname(), sum.count,
-	    a[0], a[1], a[2], a[3], a[4]);
+	if (d->full == 0)
+		fprintf(stderr, "%s: rate not measured: the run was shorter "
+		    "than an interval (%g s)\n", getprogname(), d->interval);
+	else
+		fprintf(stderr, "%s: rate over %zu intervals: min %s/s, "
+		    "median %s/s, mean %s/s, max %s/s, stddev %s/s\n",
+		    getprogname(), sum.count, a[0], a[1], a[2], a[3], a[4]);
 	fprintf(stderr, "%s: input-wait %d%%, output-wait %d%%\n",
 	    getprogname(), t > 0 ? (int)(100 * r->wait_in / t + 0.5) : 0,
 	    t > 0 ? (int)(100 * r->wait_out / t + 0.5) : 0);
 }
 
 void
-display_finish(struct display *d, bool complete)
+display_finish(struct display *d, enum display_outcome outcome)
 {
 	double t;
 
 	signals_timer(0);
-	t = emit(d, true, complete);
+	t = emit(d, true, outcome);
 	release(d);
 	if (d->stats)
 		print_stats(d, t);

@@ -29,18 +29,24 @@
 #include "tach/relay.h"
 #include "tach/signals.h"
 
-/* Bytes left in a regular file or block device from here on, else 0. */
+/*
+ * Bytes left in a regular file or block device from here on, else 0;
+ * *known tells an empty file from an input whose length cannot be told.
+ */
 static uint64_t
-length_of(int fd)
+length_of(int fd, bool *known)
 {
 	struct stat sb;
 	off_t here;
 	uint64_t total = 0;
 
+	*known = false;
 	if (fstat(fd, &sb) == -1)
 		return 0;
-	if (S_ISREG(sb.st_mode))
+	if (S_ISREG(sb.st_mode)) {
 		total = (uint64_t)sb.st_size;
+		*known = true;
+	}
 #if defined(BLKGETSIZE64)
 	else if (S_ISBLK(sb.st_mode) && ioctl(fd, BLKGETSIZE64, &total) == -1)
 		total = 0;
@@ -52,6 +58,8 @@ length_of(int fd)
 			total = (uint64_t)media;
 	}
 #endif
+	if (total > 0)
+		*known = true;
 	if (total == 0 || (here = lseek(fd, 0, SEEK_CUR)) == -1)
 		return total;
 	return (uint64_t)here < total ? total - (uint64_t)here : 0;
@@ -142,7 +150,7 @@ start_decompressor(struct input *in, const struct options *opts)
 		close(feed[1]);
 		from = feed[0];
 	} else if (opts->size < 0) {
-		in->size = length_of(in->fd);
+		in->size = length_of(in->fd, &in->size_known);
 		in->source = in->fd;
 		in->source_start = here;
 	}
@@ -199,12 +207,14 @@ input_open(struct input *in, const struct options *opts)
 	}
 	if (opts->cmd == NULL)
 		refuse_own_output(in->fd, in->name);
-	if (opts->size >= 0)
+	if (opts->size >= 0) {
 		in->size = (uint64_t)opts->size;
+		in->size_known = opts->size > 0;	/* -l 0: unknown */
+	}
 	if (opts->decompress)
 		start_decompressor(in, opts);
 	else if (opts->size < 0)
-		in->size = length_of(in->fd);
+		in->size = length_of(in->fd, &in->size_known);
 }
 
 int

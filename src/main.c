@@ -38,7 +38,7 @@ start_command(const struct options *opts, struct input *in, pid_t *pid)
 	if (*pid == -1) {
 		close(fds[1]);
 		input_close(in, true);
-		errc(command_spawn_status(error), error, "%s", opts->cmd[0]);
+		command_failed(opts->cmd[0], error);
 	}
 	return fds[1];
 }
@@ -127,7 +127,9 @@ main(int argc, char *argv[])
 			kill(cmd, signals_fatal());
 		cmd_status = command_wait(cmd);
 	}
-	display_finish(&display, end == RELAY_EOF);
+	display_finish(&display, end == RELAY_STOPPED ? DISPLAY_INTERRUPTED :
+	    end == RELAY_EOF && cmd_status == 0 && source_status == 0 ?
+	    DISPLAY_COMPLETE : DISPLAY_FAILED);
 
 	switch (end) {
 	case RELAY_EOF:

@@ -64,6 +64,8 @@ meter_eta(const struct meter *m, uint64_t size)
 	uint64_t done = sample(m, 0)->bytes;
 	double rate = meter_rate(m, METER_ETA_WINDOW);
 
+	if (rate <= 0)
+		rate = meter_average(m);	/* a stall: the long view */
 	if (size == 0 || done >= size || rate <= 0)
 		return -1;
 	return (double)(size - done) / rate;

@@ -231,6 +231,11 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 	}
 	if (!ok)
 		return OPTIONS_BAD;
+	if (opts->numeric && opts->json) {
+		snprintf(msg, msglen, "-n and --format json both write to "
+		    "stderr: choose one");
+		return OPTIONS_BAD;
+	}
 	argc -= optind;
 	argv += optind;
 	if (argc > 0)

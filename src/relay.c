@@ -97,6 +97,9 @@ relay_chunk(struct relay *r, enum relay_end *end)
 		now = clock_now();
 		if (r->paced_from == 0)
 			r->paced_from = now;
+		/* time spent stopped earns no credit for a burst */
+		r->paced_from += r->stopped;
+		r->stopped = 0;
 		due = r->paced_from + (double)r->bytes / r->limit;
 		if (now - due > 0.5)
 			r->paced_from += now - due - 0.5;
@@ -167,14 +170,21 @@ relay_retry(struct relay *r, int error, bool input, enum relay_end *end)
 	return 0;
 }
 
-/* read(2) or write(2), timed for --stats: blocking in them is waiting. */
+/*
+ * read(2) or write(2), timed for --stats.  Only a call that had to block
+ * is waiting: one whose descriptor was not ready just before.  Reading a
+ * file from the page cache is work, not waiting.
+ */
 static ssize_t
 transfer(struct relay *r, bool input, void *buf, size_t len)
 {
-	double since = r->timed ? clock_now() : 0;
+	struct pollfd pfd = { .fd = input ? r->in : r->out,
+	    .events = input ? POLLIN : POLLOUT };
+	bool blocks = r->timed && poll(&pfd, 1, 0) == 0;
+	double since = blocks ? clock_now() : 0;
 	ssize_t n = input ? read(r->in, buf, len) : write(r->out, buf, len);
 
-	if (r->timed)
+	if (blocks)
 		*(input ? &r->wait_in : &r->wait_out) += clock_now() - since;
 	return n;
 }

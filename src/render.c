@@ -3,6 +3,7 @@
  * short, the least important are dropped first, and the bar (or the
  * activity indicator) takes whatever room is left.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <wchar.h>
@@ -123,9 +124,24 @@ utf8_decode(const unsigned char *s, size_t n, wchar_t *cp)
 }
 
 /*
+ * Characters a terminal draws in no column that still do harm as text:
+ * bidirectional overrides and isolates reorder what follows them, line and
+ * paragraph separators may start a new line.
+ */
+bool
+render_unsafe(wchar_t cp)
+{
+	return cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	    (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
+	    cp == 0x2028 || cp == 0x2029;
+}
+
+/*
  * Copies untrusted text for the terminal: printable characters as they
- * are, everything else (controls, escapes, invalid UTF-8) as \xHH, cut to
- * at most maxcols columns.  Returns the columns used.
+ * are, with their real widths (a combining mark, a zero-width joiner or
+ * space takes none), everything else (controls, escapes, invalid UTF-8,
+ * render_unsafe) as \xHH, cut to at most maxcols columns.  Returns the
+ * columns used.
  */
 static int
 sanitize(const char *text, bool utf8, int maxcols, char *buf, size_t buflen,
@@ -142,7 +158,8 @@ sanitize(const char *text, bool utf8, int maxcols, char *buf, size_t buflen,
 		if (!utf8)
 			cp = s[0];
 		if (len == 0 || cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ||
-		    (cp >= 0x80 && !utf8) || (cp >= 0x80 && (w = wcwidth(cp)) < 1)) {
+		    (cp >= 0x80 && !utf8) || (cp >= 0x80 &&
+		    ((w = wcwidth(cp)) < 0 || render_unsafe(cp)))) {
 			snprintf(piece, sizeof(piece), "\\x%02x", s[0]);
 			len = 1;
 			w = 4;
@@ -259,7 +276,8 @@ fields_of(const struct render_state *s, struct field *f)
 	render_duration(s->elapsed, num, sizeof(num));
 	add(f, &n, TEXT, s->final ? 7 : 4, "%7s", num);
 	if (known && !s->final && s->done < s->size) {
-		render_duration(s->eta, num, sizeof(num));
+		/* rounded up: never 0:00:00 while bytes remain */
+		render_duration(ceil(s->eta), num, sizeof(num));
 		add(f, &n, TEXT, 9, "ETA %7s", num);
 	}
 	if (!known && !s->final)

@@ -1,4 +1,4 @@
-/* Summary statistics over a growing array of samples. */
+/* Summary statistics over a growing array of weighted samples. */
 #include <err.h>
 #include <math.h>
 #include <stdlib.h>
@@ -7,54 +7,76 @@
 #include "tach/stats.h"
 
 void
-stats_add(struct stats *s, double value)
+stats_add(struct stats *s, double value, double weight)
 {
 	if (s->count == s->room) {
 		size_t room = s->room == 0 ? 256 : s->room * 2;
-		double *v = realloc(s->values, room * sizeof(*v));
+		struct stats_sample *v = realloc(s->samples,
+		    room * sizeof(*v));
 
 		if (v == NULL)
 			err(1, "statistics");
-		s->values = v;
+		s->samples = v;
 		s->room = room;
 	}
-	s->values[s->count++] = value;
+	s->samples[s->count++] = (struct stats_sample){ value, weight };
+	s->weight += weight;
 }
 
 static int
 by_value(const void *a, const void *b)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	double x = ((const struct stats_sample *)a)->value;
+	double y = ((const struct stats_sample *)b)->value;
 
 	return x < y ? -1 : x > y;
+}
+
+/* The value at half the total weight; between two when it falls on one. */
+static double
+median(const struct stats_sample *v, size_t n, double total)
+{
+	double below = 0;
+	size_t i;
+
+	for (i = 0; i + 1 < n; i++) {
+		below += v[i].weight;
+		if (fabs(below - total / 2) <= 1e-9 * total)
+			return (v[i].value + v[i + 1].value) / 2;
+		if (below > total / 2)
+			break;
+	}
+	return v[i].value;
 }
 
 void
 stats_summary(struct stats *s, struct stats_summary *out)
 {
 	size_t n = s->count, i;
-	double sum = 0, squares = 0;
+	double sum = 0, squares = 0, w = s->weight;
 
 	memset(out, 0, sizeof(*out));
-	if (n == 0)
+	if (n == 0 || w <= 0)
 		return;
-	qsort(s->values, n, sizeof(*s->values), by_value);
+	qsort(s->samples, n, sizeof(*s->samples), by_value);
 	for (i = 0; i < n; i++)
-		sum += s->values[i];
+		sum += s->samples[i].value * s->samples[i].weight;
 	out->count = n;
-	out->min = s->values[0];
-	out->max = s->values[n - 1];
-	out->mean = sum / (double)n;
-	out->median = n % 2 ? s->values[n / 2] :
-	    (s->values[n / 2 - 1] + s->values[n / 2]) / 2;
+	out->min = s->samples[0].value;
+	out->max = s->samples[n - 1].value;
+	out->mean = sum / w;
+	out->median = median(s->samples, n, w);
 	for (i = 0; i < n; i++)
-		squares += (s->values[i] - out->mean) * (s->values[i] - out->mean);
-	out->stddev = n > 1 ? sqrt(squares / (double)(n - 1)) : 0;
+		squares += s->samples[i].weight *
+		    (s->samples[i].value - out->mean) *
+		    (s->samples[i].value - out->mean);
+	/* frequency weights: n - 1 becomes the total weight less one */
+	out->stddev = w > 1 ? sqrt(squares / (w - 1)) : 0;
 }
 
 void
 stats_free(struct stats *s)
 {
-	free(s->values);
+	free(s->samples);
 	memset(s, 0, sizeof(*s));
 }

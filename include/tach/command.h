@@ -14,6 +14,12 @@ pid_t	command_spawn(char *const argv[], int in, int out);
 int	command_wait(pid_t pid);
 /* Exit status of a failed spawn: 127 not found, 126 not executable. */
 int	command_spawn_status(int error);
+/*
+ * Says why name could not be run and exits with command_spawn_status.
+ * When name is a file that cannot be run (as pv users type "tach FILE"),
+ * says how to read it instead.
+ */
+_Noreturn void	command_failed(const char *name, int error);
 /* A pipe whose ends are closed on exec. */
 void	command_pipe(int fds[2]);
 

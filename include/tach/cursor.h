@@ -12,10 +12,11 @@
 #include "tach/term.h"
 
 /*
- * Claims the row the cursor is on and moves below it; false if the
- * terminal cannot say where its cursor is.
+ * Claims a row of the terminal fd is on for this instance's line, for as
+ * long as it runs; false if the terminal cannot say where its cursor is.
+ * The rows other instances hold never move, even on a full screen.
  */
-bool	cursor_claim(int *row);
+bool	cursor_claim(int fd, int *row);
 /* Draws line on row, leaving the cursor where it was. */
 void	cursor_draw(const struct terminal *t, int row, const char *line,
 	    size_t len);

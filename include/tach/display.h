@@ -17,8 +17,16 @@
 #include "tach/stats.h"
 #include "tach/term.h"
 
+/* How a run ended, for the closing line and the final JSON object. */
+enum display_outcome {
+	DISPLAY_COMPLETE,	/* all of the input moved, every child well */
+	DISPLAY_FAILED,		/* an error, or a child that failed */
+	DISPLAY_INTERRUPTED	/* a signal stopped it */
+};
+
 struct display {
 	bool			 active;	/* drawing the bar */
+	bool			 tty;		/* the display is a terminal */
 	bool			 drawn;		/* a line is on the screen */
 	bool			 forced;
 	bool			 numeric;	/* -n */
@@ -27,15 +35,18 @@ struct display {
 	bool			 cursor;	/* -c */
 	int			 row;		/* -c: the line's row, from 1 */
 	const struct input	*input;
-	const struct relay	*relay;
+	struct relay		*relay;		/* read; told of stops */
 	char			*prefix;
+	const char		*name;		/* -N, or NULL */
 	uint64_t		 size;
+	bool			 size_known;	/* size 0: empty, not unknown */
 	int			 width;		/* -w, or 0 */
 	double			 interval;
 	double			 origin;	/* monotonic time of the start */
 	double			 stopped;	/* seconds spent stopped */
 	double			 last_t;	/* the previous interval's end */
 	uint64_t		 last_bytes;
+	size_t			 full;		/* intervals of at least half -i */
 	unsigned		 phase;
 	struct meter		 meter;		/* bytes moved */
 	struct meter		 position;	/* -z: compressed bytes read */
@@ -46,13 +57,13 @@ struct display {
 };
 
 void	display_start(struct display *d, const struct options *opts,
-	    const struct input *in, const struct relay *r);
+	    const struct input *in, struct relay *r);
 /* The relay's service hook: false when a signal says stop. */
 bool	display_service(void *ctx);
 /*
  * The closing line and a newline, the cursor back as it was; the final
- * -n, JSON and --stats output.  complete: all of the input was moved.
+ * -n, JSON and --stats output.
  */
-void	display_finish(struct display *d, bool complete);
+void	display_finish(struct display *d, enum display_outcome outcome);
 
 #endif

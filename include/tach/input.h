@@ -21,6 +21,7 @@ struct input {
 	 * compressed bytes: the decompressor's offset in source.
 	 */
 	uint64_t	 size;
+	bool		 size_known;	/* -l, or a file's or device's size */
 	int		 source;	/* -z: the compressed input, else -1 */
 	off_t		 source_start;
 	pid_t		 decompressor;	/* -1 if none */

@@ -32,7 +32,11 @@ void	meter_update(struct meter *m, double t, uint64_t bytes);
 double	meter_rate(const struct meter *m, double window);
 /* Bytes per second since the start. */
 double	meter_average(const struct meter *m);
-/* Seconds until size is reached, or -1 when it cannot be told. */
+/*
+ * Seconds until size is reached at the rate of the last METER_ETA_WINDOW
+ * seconds, or at the average when nothing moved in that window; -1 when it
+ * cannot be told.
+ */
 double	meter_eta(const struct meter *m, uint64_t size);
 bool	meter_stalled(const struct meter *m);
 

@@ -34,6 +34,7 @@ struct relay {
 	double		 wait_out;	/* seconds spent waiting to write */
 	double		 limit;		/* -L: bytes per second, or 0 */
 	double		 paced_from;	/* -L: when the pacing clock started */
+	double		 stopped;	/* -L: seconds stopped (^Z), unpaid */
 	unsigned char	*buf;		/* allocated when first needed */
 	/*
 	 * Called whenever a signal has left work for the main loop;

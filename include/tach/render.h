@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <wchar.h>
 
 /* The widest line drawn: -w above it is refused, a wider terminal cut. */
 #define RENDER_WIDTH_MAX	1000
@@ -42,6 +43,8 @@ struct render_state {
  */
 size_t	render_line(const struct render_state *s, int width,
 	    const struct render_caps *caps, char *buf, size_t buflen);
+/* Zero-width characters that are escaped all the same (see render.c). */
+bool	render_unsafe(wchar_t cp);
 /* "1.50 MiB": three significant digits and an IEC unit. */
 void	render_iec(double value, char *buf, size_t buflen);
 /* "1:02:03", or "2d 01:02:03" past a day. */

@@ -1,30 +1,41 @@
 /*
  * Summary statistics of the per-interval rates, as ministat(1) reports
- * them: count, minimum, median, mean, maximum and standard deviation.
- * Pure apart from memory.
+ * them: count, minimum, median, mean, maximum and standard deviation,
+ * with a weight for each value so that a partial interval counts for its
+ * length.  Pure apart from memory.
  */
 #ifndef TACH_STATS_H
 #define TACH_STATS_H
 
 #include <stddef.h>
 
+struct stats_sample {
+	double	value;
+	double	weight;		/* 1 for a whole interval, less for a part */
+};
+
 struct stats {
-	double	*values;
-	size_t	 count;
-	size_t	 room;
+	struct stats_sample	*samples;
+	size_t			 count;
+	size_t			 room;
+	double			 weight;	/* the sum of the weights */
 };
 
 struct stats_summary {
 	size_t	count;
 	double	min;
-	double	median;
-	double	mean;
+	double	median;		/* weighted */
+	double	mean;		/* weighted */
 	double	max;
-	double	stddev;		/* sample standard deviation (n - 1) */
+	double	stddev;		/* weighted sample standard deviation */
 };
 
-void	stats_add(struct stats *s, double value);
-/* Summarises (sorting the values); all zero when there are none. */
+/* Adds a value that stands for weight intervals (0 < weight <= 1). */
+void	stats_add(struct stats *s, double value, double weight);
+/*
+ * Summarises (sorting the values); all zero when there are none.  With
+ * every weight 1 these are the plain statistics, stddev with n - 1.
+ */
 void	stats_summary(struct stats *s, struct stats_summary *out);
 void	stats_free(struct stats *s);
 

@@ -59,7 +59,7 @@ columns(const char *s, const char *on, const char *off)
 		if (len == (size_t)-1 || len == (size_t)-2 || len == 0)
 			abort();
 		w = (unsigned char)*s < 0x80 ? 1 : wcwidth(wc);
-		if (w < 1)
+		if (w < 0 || render_unsafe(wc))
 			abort();	/* unprintable: should have been escaped */
 		cols += w;
 		s += len;

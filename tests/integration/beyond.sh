@@ -60,7 +60,7 @@ check "json: several objects" wait_until 60 sh -c "[ \$(wc -l <'$err') -ge 3 ]"
 open_gate
 wait $pid
 check "json: every line an object with the fields" sh -c "[ -s '$err' ] && ! grep -Ev \
-    '^\{\"elapsed\":[0-9.]+,\"bytes\":[0-9]+,\"rate\":[0-9.]+,\"average\":[0-9.]+,\"size\":2000000,\"percent\":[0-9.]+,\"eta\":([0-9.]+|null),\"final\":(true|false)\}$' '$err'"
+    '^\{\"elapsed\":[0-9.]+,\"bytes\":[0-9]+,\"rate\":[0-9.]+,\"average\":[0-9.]+,\"size\":2000000,\"percent\":[0-9.]+,\"eta\":([0-9.]+|null),\"final\":(true,\"result\":\"complete\"|false)\}$' '$err'"
 check "json: last is final" sh -c "tail -n 1 '$err' | grep -q '\"final\":true'"
 if command -v jq >/dev/null; then
 	check "json: jq parses every line" jq -e . "$err" >/dev/null
@@ -69,7 +69,14 @@ fi
 check "--format xml refused" grep -qF "format \`xml': only json is known" "$err"
 
 # --stats: exact count, rate statistics, and which side waited.
-head -c 12345678 /dev/zero | "$TACH" --stats -i 0.1 2>"$err" >/dev/null
+# the second half waits until two intervals have passed
+close_gate
+{ head -c 6000000 /dev/zero; gated; head -c 6345678 /dev/zero; } |
+    "$TACH" --stats --format json -i 0.1 2>"$err" >/dev/null &
+pid=$!
+wait_until 60 sh -c "[ \$(grep -c elapsed '$err') -ge 3 ]"
+open_gate
+wait $pid
 check "--stats: exact count, not on a tty" grep -q "^tach: 12345678 bytes in " "$err"
 check "--stats: rate summary" grep -Eq "^tach: rate over [0-9]+ intervals: min .*, median .*, mean .*, max .*, stddev .*/s$" "$err"
 { for i in 1 2 3 4 5 6 7 8 9 10; do head -c 10000 /dev/zero; sleep 0.1; done; } |

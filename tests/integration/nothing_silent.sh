@@ -50,6 +50,8 @@ done
 if command -v strace >/dev/null; then
 	first=$(wc -c <"$WORK/a.gzip")
 	for opts in "" --no-splice; do
+		# the portable build has no splice to fail
+		[ -z "$opts" ] && [ "$TACH_ZEROCOPY" != 1 ] && continue
 		case $opts in
 		"") call=splice want="copying stdin into gzip: Input/output error" ;;
 		*) call=read want="reading stdin: Input/output error" ;;

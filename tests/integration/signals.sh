@@ -58,7 +58,7 @@ pid=$!
 check "-q: handlers installed" wait_until 60 caught $pid USR1
 kill -USR1 $pid
 wait $pid
-check "-q: SIGUSR1 report" grep -Eq "^tach: [0-9]+ bytes \([0-9.]+ [KMG]?i?B\) in 0:00:0[0-9], .*/s$" "$err"
+check "-q: SIGUSR1 report, in seconds to the millisecond" grep -Eq "^tach: [0-9]+ bytes \([0-9.]+ [KMG]?i?B\) in [0-9]+\.[0-9]{3} s, .*/s$" "$err"
 check "-q: SIGUSR1 leaves data exact" [ "$(cksum <"$out")" = "$want" ]
 
 # Terminating signals: the line ends, then tach dies of the signal.

@@ -68,7 +68,11 @@ eta_edges(void **state)
 	assert_float_equal(meter_eta(&m, 1500), 2, 1e-9);
 	meter_update(&m, 2, 500);
 	meter_update(&m, 20, 500);
-	assert_true(meter_eta(&m, 1500) == -1);		/* no recent rate */
+	/* nothing moved in the window: the average, 25 B/s, for 1000 B */
+	assert_float_equal(meter_eta(&m, 1500), 40, 1e-9);
+	meter_init(&m);
+	meter_update(&m, 1, 0);
+	assert_true(meter_eta(&m, 1500) == -1);		/* nothing ever moved */
 }
 
 static void

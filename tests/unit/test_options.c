@@ -53,7 +53,7 @@ values(void **state)
 	(void)state;
 	assert_int_equal(parse("/usr/bin/tach", "-b", "2x64k", "-l", "1m",
 	    "-L", "3k", "-w", "1000", "-i", "0.5", "-N", "n", "-p", "p",
-	    "-cenqz", "--force", "--format", "json", "--no-splice",
+	    "-ceqz", "--force", "--format", "json", "--no-splice",
 	    "--stats", NULL), OPTIONS_RUN);
 	assert_int_equal(opts.bufsize, 131072);
 	assert_int_equal(opts.size, 1048576);
@@ -62,7 +62,7 @@ values(void **state)
 	assert_true(opts.interval == 0.5);
 	assert_string_equal(opts.name, "n");
 	assert_string_equal(opts.prefix, "p");
-	assert_true(opts.cursor && opts.stderr_bar && opts.numeric &&
+	assert_true(opts.cursor && opts.stderr_bar && !opts.numeric &&
 	    opts.quiet && opts.decompress && opts.force && opts.json &&
 	    opts.no_splice && opts.stats);
 }
@@ -104,6 +104,10 @@ bad_values(void **state)
 	    "interval `0': not a number of seconds from 0.01 to 86400");
 	assert_int_equal(parse("tach", "--format", "xml", NULL), OPTIONS_BAD);
 	assert_string_equal(msg, "format `xml': only json is known");
+	assert_int_equal(parse("tach", "-n", "--format", "json", NULL),
+	    OPTIONS_BAD);
+	assert_string_equal(msg,
+	    "-n and --format json both write to stderr: choose one");
 	/* the first bad value stops the parse */
 	assert_int_equal(parse("tach", "-b", "x", "-l", "y", NULL),
 	    OPTIONS_BAD);

@@ -5,7 +5,9 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <locale.h>
+#include <stdio.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "tach/render.h"
 #include "utf8.h"
@@ -16,10 +18,16 @@ static const struct render_caps colour = { true, "\033[32m", "\033(B\033[m" };
 
 static char line[RENDER_BUFSIZE(1000)];
 
-/* Visible columns: escape sequences take none, a UTF-8 character one. */
+/*
+ * Visible columns: escape sequences take none, a character what wcwidth
+ * says (a combining mark none, a wide character two).
+ */
 static int
 columns(const char *s)
 {
+	mbstate_t mb;
+	wchar_t wc;
+	size_t len;
 	int cols = 0;
 
 	while (*s != '\0') {
@@ -36,9 +44,11 @@ columns(const char *s)
 				s++;
 			continue;
 		}
-		if ((*s & 0xc0) != 0x80)
-			cols++;
-		s++;
+		memset(&mb, 0, sizeof(mb));
+		len = mbrtowc(&wc, s, strlen(s), &mb);
+		assert_true(len > 0 && len <= 4);
+		cols += (unsigned char)*s < 0x80 ? 1 : wcwidth(wc);
+		s += len;
 	}
 	return cols;
 }
@@ -61,6 +71,13 @@ golden_known_ascii(void **state)
 	render_line(&s, 80, &ascii, line, sizeof(line));
 	assert_string_equal(line, " 50% [========>        ]    500 B    100 B/s"
 	    "    avg 100 B/s 0:00:05 ETA 0:00:05");
+	/* the time left is rounded up: never 0:00:00 while bytes remain */
+	s.eta = 0.2;
+	render_line(&s, 80, &ascii, line, sizeof(line));
+	assert_non_null(strstr(line, "ETA 0:00:01"));
+	s.eta = 4.01;
+	render_line(&s, 80, &ascii, line, sizeof(line));
+	assert_non_null(strstr(line, "ETA 0:00:05"));
 }
 
 static void
@@ -175,6 +192,37 @@ prefix_is_sanitized(void **state)
 	assert_memory_equal(line, "caf\\xc3\\xa9:  50% [", 19);
 }
 
+/* Valid printable UTF-8 is text, drawn with its real width. */
+static void
+unicode_prefix(void **state)
+{
+	static const struct { const char *prefix, *shown; int cols; } cases[] = {
+		{ "e\xcc\x81:", "e\xcc\x81:", 2 },	/* e + U+0301 */
+		{ "a\xe2\x80\x8b" "b", "a\xe2\x80\x8b" "b", 2 },	/* ZWSP */
+		/* man, ZWJ, woman: the joiner is kept and takes no column */
+		{ "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9",
+		  "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9", 4 },
+		{ "\xe6\x97\xa5", "\xe6\x97\xa5", 2 },	/* a wide CJK */
+		/* a right-to-left override is escaped, byte by byte */
+		{ "a\xe2\x80\xae" "b", "a\\xe2\\x80\\xae" "b", 14 },
+		{ "a\xe2\x80\xa8" "b", "a\\xe2\\x80\\xa8" "b", 14 },
+	};
+	struct render_state s = half();
+	char want[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		s.prefix = cases[i].prefix;
+		render_line(&s, 80, &utf8, line, sizeof(line));
+		snprintf(want, sizeof(want), "%s  50%% [", cases[i].shown);
+		assert_memory_equal(line, want, strlen(want));
+		assert_int_equal(columns(line), 79);
+		/* the prefix's columns, counted the same way */
+		line[strlen(cases[i].shown)] = '\0';
+		assert_int_equal(columns(line), cases[i].cols);
+	}
+}
+
 static void
 long_prefix_is_cut(void **state)
 {
@@ -257,6 +305,7 @@ main(void)
 		cmocka_unit_test(stalled_mark),
 		cmocka_unit_test(fields_drop_in_order),
 		cmocka_unit_test(prefix_is_sanitized),
+		cmocka_unit_test(unicode_prefix),
 		cmocka_unit_test(long_prefix_is_cut),
 		cmocka_unit_test(width_rule),
 		cmocka_unit_test(units),

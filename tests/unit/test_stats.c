@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <math.h>
 
 #include "tach/stats.h"
 
@@ -20,7 +21,7 @@ worked_example(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < 8; i++)
-		stats_add(&s, v[i]);
+		stats_add(&s, v[i], 1);
 	stats_summary(&s, &sum);
 	assert_int_equal(sum.count, 8);
 	assert_float_equal(sum.min, 2, 0);
@@ -40,7 +41,7 @@ odd_count_and_growth(void **state)
 	(void)state;
 	/* 1..1001 in reverse: grows the array past its first allocation */
 	for (int i = 1001; i >= 1; i--)
-		stats_add(&s, i);
+		stats_add(&s, i, 1);
 	stats_summary(&s, &sum);
 	assert_int_equal(sum.count, 1001);
 	assert_float_equal(sum.median, 501, 0);
@@ -60,10 +61,45 @@ edges(void **state)
 	stats_summary(&s, &sum);
 	assert_int_equal(sum.count, 0);
 	assert_float_equal(sum.mean, 0, 0);
-	stats_add(&s, 3.5);
+	stats_add(&s, 3.5, 1);
 	stats_summary(&s, &sum);
 	assert_float_equal(sum.median, 3.5, 0);
 	assert_float_equal(sum.stddev, 0, 0);
+	stats_free(&s);
+}
+
+/*
+ * A partial interval counts for its length: 10, 10 and a quarter interval
+ * at 50.  Weight 2.25; mean (10 + 10 + 12.5) / 2.25 = 14.444...; median
+ * 10 (half the weight, 1.125, lies in the second 10); the variance sums
+ * 2 * (10 - m)^2 + 0.25 * (50 - m)^2 over 1.25.
+ */
+static void
+partial_interval(void **state)
+{
+	struct stats s = { 0 };
+	struct stats_summary sum;
+	double m = 32.5 / 2.25;
+
+	(void)state;
+	stats_add(&s, 10, 1);
+	stats_add(&s, 10, 1);
+	stats_add(&s, 50, 0.25);
+	stats_summary(&s, &sum);
+	assert_int_equal(sum.count, 3);
+	assert_float_equal(sum.max, 50, 0);
+	assert_float_equal(sum.mean, m, 1e-12);
+	assert_float_equal(sum.median, 10, 0);
+	assert_float_equal(sum.stddev, sqrt((2 * (10 - m) * (10 - m) +
+	    0.25 * (50 - m) * (50 - m)) / 1.25), 1e-12);
+	stats_free(&s);
+	/* data that came late: a lone partial interval is its own max */
+	stats_add(&s, 0, 1);
+	stats_add(&s, 0, 1);
+	stats_add(&s, 1e6, 0.1);
+	stats_summary(&s, &sum);
+	assert_float_equal(sum.max, 1e6, 0);
+	assert_float_equal(sum.median, 0, 0);
 	stats_free(&s);
 }
 
@@ -74,6 +110,7 @@ main(void)
 		cmocka_unit_test(worked_example),
 		cmocka_unit_test(odd_count_and_growth),
 		cmocka_unit_test(edges),
+		cmocka_unit_test(partial_interval),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
