@@ -69,6 +69,21 @@ for opts in "" --no-splice; do
 	    [ "${in:-100}" -le 10 ]
 done
 
+# -L after a stall: at most the documented half second of credit, on
+# tach's own clock.  The source stalls for over a second at the gate.
+close_gate
+{ head -c 10000 /dev/zero; gated; head -c 300000 /dev/zero; } |
+    "$TACH" -L 100k --format json -i 0.1 2>"$err" >/dev/null &
+pid=$!
+check "-L stall: over a second without data" wait_until 60 sh -c \
+    "tail -n 1 '$err' | awk -F'[:,]' '{ exit !(\$2 >= 1.2) }'"
+open_gate
+wait $pid
+ahead=$(sed 's/.*"elapsed":\([0-9.]*\),"bytes":\([0-9]*\),.*/\1 \2/' "$err" |
+    awk '{ x = $2 - 102400 * $1; if (x > m) m = x } END { print int(m) }')
+check "-L stall: at most half a second of credit ($ahead bytes ahead)" \
+    [ "${ahead:-999999}" -le $((51200 + 5120)) ]
+
 # pv users type "tach FILE": say how to read it.
 random "$WORK/data.img" 1000
 (cd "$WORK" && "$TACH" data.img </dev/null 2>"$err")
