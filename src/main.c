@@ -127,9 +127,11 @@ main(int argc, char *argv[])
 			kill(cmd, signals_fatal());
 		cmd_status = command_wait(cmd);
 	}
+	/* complete: tach will exit 0, all moved or cmd content to stop */
 	display_finish(&display, end == RELAY_STOPPED ? DISPLAY_INTERRUPTED :
-	    end == RELAY_EOF && cmd_status == 0 && source_status == 0 ?
-	    DISPLAY_COMPLETE : DISPLAY_FAILED);
+	    (end == RELAY_EOF || (end == RELAY_BROKEN_PIPE && cmd != -1)) &&
+	    cmd_status == 0 && source_status == 0 ? DISPLAY_COMPLETE :
+	    DISPLAY_FAILED);
 
 	switch (end) {
 	case RELAY_EOF:

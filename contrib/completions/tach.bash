@@ -8,14 +8,17 @@ _tach()
 	-f|--file)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
-	-b|--buffer-size|-i|--interval|-l|--size|-p|--prefix|-w|--width)
+	--format)
+		COMPREPLY=($(compgen -W 'json' -- "$cur"))
+		return ;;
+	-b|--buffer-size|-i|--interval|-L|--rate-limit|-l|--size|-N|--name|-p|--prefix|-w|--width)
 		return ;;
 	esac
 	# after the first operand, complete the command and its arguments
 	local i
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-		-f|-b|-i|-l|-p|-w|--file|--buffer-size|--interval|--size|--prefix|--width)
+		-f|-b|-i|-L|-l|-N|-p|-w|--file|--buffer-size|--interval|--rate-limit|--size|--name|--prefix|--width|--format)
 			((i++)) ;;
 		-*) ;;
 		*)
@@ -24,9 +27,11 @@ _tach()
 		esac
 	done
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W '-b -e -f -i -l -p -q -w -z --buffer-size
-		    --stderr --file --interval --size --prefix --quiet --width
-		    --decompress --force --no-splice --help --version' -- "$cur"))
+		COMPREPLY=($(compgen -W '-b -c -e -f -i -L -l -N -n -p -q -w -z
+		    --buffer-size --cursor --stderr --file --interval --rate-limit
+		    --size --name --numeric --prefix --quiet --width --decompress
+		    --force --format --no-splice --stats --help --version' \
+		    -- "$cur"))
 	else
 		COMPREPLY=($(compgen -c -- "$cur"))
 	fi
