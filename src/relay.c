@@ -85,14 +85,17 @@ relay_serviced(struct relay *r)
 size_t
 relay_chunk(struct relay *r, enum relay_end *end)
 {
-	double now, due, chunk;
+	double now, due;
 	struct timespec ts;
+	/* never 0 but to stop, whatever was done to bufsize since relay_init */
+	size_t most = r->bufsize > 0 ? r->bufsize : 1, chunk;
 
 	if (r->limit <= 0)
-		return r->bufsize;
-	chunk = r->limit / 20 < 1 ? 1 : r->limit / 20;
-	if (chunk > (double)r->bufsize)
-		chunk = (double)r->bufsize;
+		return most;
+	if ((chunk = (size_t)(r->limit / 20)) == 0)
+		chunk = 1;
+	if (chunk > most)
+		chunk = most;
 	for (;;) {
 		now = clock_now();
 		if (r->paced_from == 0)
@@ -104,7 +107,7 @@ relay_chunk(struct relay *r, enum relay_end *end)
 		if (now - due > 0.5)
 			r->paced_from += now - due - 0.5;
 		if (due <= now)
-			return (size_t)chunk;
+			return chunk;
 		ts.tv_sec = (time_t)(due - now);
 		ts.tv_nsec = (long)((due - now - (double)ts.tv_sec) * 1e9);
 		if (nanosleep(&ts, NULL) == -1 && !relay_serviced(r)) {
