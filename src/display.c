@@ -202,6 +202,9 @@ emit(struct display *d, bool final, enum display_outcome outcome)
 
 	state_at(d, t, final, &s, note, sizeof(note));
 	sample(d, t, s.bytes, final);
+	/* -W leaves a password prompt alone; -D keeps short copies quiet */
+	if ((d->wait && s.bytes == 0) || t < d->delay)
+		return t;
 	if (d->numeric)
 		numeric(d, &s);
 	if (d->json)
@@ -294,6 +297,8 @@ display_start(struct display *d, const struct options *opts,
 	d->tty = isatty(fd);
 	d->width = opts->width;
 	d->interval = opts->interval;
+	d->wait = opts->wait;
+	d->delay = opts->delay;
 	d->forced = opts->force;
 	d->numeric = opts->numeric;
 	d->json = opts->json;

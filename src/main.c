@@ -108,6 +108,8 @@ main(int argc, char *argv[])
 	relay_init(&relay, in.fd, out, buffer_size(&opts, in.fd, out),
 	    !opts.no_splice);
 	relay.limit = (double)opts.rate_limit;
+	if (opts.stop_at_size)
+		relay.stop_at = (uint64_t)opts.size;
 	relay.timed = opts.stats;
 	relay.service = display_service;
 	relay.ctx = &display;
@@ -121,7 +123,9 @@ main(int argc, char *argv[])
 		end = errno == EPIPE ? RELAY_BROKEN_PIPE : RELAY_WRITE_ERROR;
 		relay.error = errno;
 	}
-	source_status = input_close(&in, end != RELAY_EOF);
+	/* stopped at -S: what feeds tach is stopped too, not waited for */
+	source_status = input_close(&in, end != RELAY_EOF ||
+	    (relay.stop_at > 0 && relay.bytes >= relay.stop_at));
 	if (cmd != -1) {
 		if (end == RELAY_STOPPED)
 			kill(cmd, signals_fatal());

@@ -40,6 +40,9 @@ static const struct option long_options[] = {
 	{ "quiet",		no_argument,	   NULL, 'q' },
 	{ "width",		required_argument, NULL, 'w' },
 	{ "decompress",		no_argument,	   NULL, 'z' },
+	{ "delay-start",	required_argument, NULL, 'D' },
+	{ "stop-at-size",	no_argument,	   NULL, 'S' },
+	{ "wait",		no_argument,	   NULL, 'W' },
 	{ "force",		no_argument,	   NULL, OPT_FORCE },
 	{ "format",		required_argument, NULL, OPT_FORMAT },
 	{ "no-splice",		no_argument,	   NULL, OPT_NO_SPLICE },
@@ -61,11 +64,12 @@ usage(bool as_progress)
 		    "       %*s [-p prefix] cmd [args...]\n", name, pad, "");
 	else
 		fprintf(stderr,
-		    "usage: %s [-cenqz] [-b size] [-f file] [-i seconds] "
-		    "[-L rate] [-l length]\n"
-		    "       %*s [-N name] [-p prefix] [-w width] [--force] "
-		    "[--format json]\n"
-		    "       %*s [--no-splice] [--stats] [cmd [args ...]]\n",
+		    "usage: %s [-cenqSWz] [-b size] [-D seconds] [-f file] "
+		    "[-i seconds]\n"
+		    "       %*s [-L rate] [-l length] [-N name] [-p prefix] "
+		    "[-w width]\n"
+		    "       %*s [--force] [--format json] [--no-splice] "
+		    "[--stats] [cmd [args ...]]\n",
 		    name, pad, "", pad, "");
 	exit(1);
 }
@@ -88,6 +92,7 @@ help(bool as_progress)
 	    "  -b, --buffer-size SIZE  transfer buffer size (e.g. 1m, 2x64k)\n"
 	    "  -c, --cursor            keep a line of its own beside other "
 	    "tach -c\n"
+	    "  -D, --delay-start SEC   draw nothing for the first SEC seconds\n"
 	    "  -e, --stderr            draw on stderr in command mode\n"
 	    "  -f, --file FILE         read FILE instead of standard input\n"
 	    "  -i, --interval SEC      seconds between redraws (default 0.2)\n"
@@ -96,7 +101,10 @@ help(bool as_progress)
 	    "  -N, --name NAME         label the line (with -c, above all)\n"
 	    "  -n, --numeric           print a percentage a line on stderr\n"
 	    "  -p, --prefix TEXT       text to the left of the bar\n"
-	    "  -q, --quiet             draw nothing\n"
+	    "  -q, --quiet             draw no bar\n"
+	    "  -S, --stop-at-size      stop after the -l length, exit 0\n"
+	    "  -W, --wait              draw nothing until the first byte "
+	    "arrives\n"
 	    "  -w, --width N           draw N columns wide\n"
 	    "  -z, --decompress        decompress the input (gzip, bzip2, "
 	    "xz, zstd, lz4)\n"
@@ -143,6 +151,10 @@ flag_of(struct options *opts, int ch)
 		return &opts->quiet;
 	case 'z':
 		return &opts->decompress;
+	case 'S':
+		return &opts->stop_at_size;
+	case 'W':
+		return &opts->wait;
 	case OPT_FORCE:
 		return &opts->force;
 	case OPT_NO_SPLICE:
@@ -164,6 +176,20 @@ text_of(struct options *opts, int ch)
 	return ch == 'p' ? &opts->prefix : NULL;
 }
 
+static bool
+delay_arg(const char *text, double *v, char *msg, size_t msglen)
+{
+	char *end;
+
+	*v = strtod(text, &end);
+	if (end == text || *end != '\0' || !(*v >= 0 && *v <= 86400)) {
+		snprintf(msg, msglen, "delay `%s': not a number of seconds "
+		    "from 0 to 86400", text);
+		return false;
+	}
+	return true;
+}
+
 enum options_result
 options_parse(struct options *opts, int argc, char *argv[], char *msg,
     size_t msglen)
@@ -182,7 +208,7 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 	setprogname(base);
 	argv[0] = (char *)base;		/* getopt's messages name it */
 
-	while (ok && (ch = getopt_long(argc, argv, "+b:cef:i:L:l:N:np:qw:z",
+	while (ok && (ch = getopt_long(argc, argv, "+b:cD:ef:i:L:l:N:np:qSWw:z",
 	    long_options, NULL)) != -1) {
 		if ((flag = flag_of(opts, ch)) != NULL) {
 			*flag = true;
@@ -196,6 +222,9 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 		case 'b':
 			ok = size_arg("buffer size", optarg, 1, LLONG_MAX,
 			    &opts->bufsize, msg, msglen);
+			break;
+		case 'D':
+			ok = delay_arg(optarg, &opts->delay, msg, msglen);
 			break;
 		case 'i':
 			ok = seconds_arg(optarg, &opts->interval, msg, msglen);
@@ -231,6 +260,10 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 	}
 	if (!ok)
 		return OPTIONS_BAD;
+	if (opts->stop_at_size && opts->size <= 0) {
+		snprintf(msg, msglen, "-S needs the length to stop at: -l");
+		return OPTIONS_BAD;
+	}
 	if (opts->numeric && opts->json) {
 		snprintf(msg, msglen, "-n and --format json both write to "
 		    "stderr: choose one");

@@ -77,7 +77,8 @@ relay_serviced(struct relay *r)
 }
 
 /*
- * With -L, a call may move the bytes it is due: tach sleeps until the
+ * With -S, no call moves past the size to stop at, and reaching it ends
+ * the transfer.  With -L, a call may move the bytes it is due: tach sleeps until the
  * bytes so far are paid for at the limit, then moves at most 50 ms' worth,
  * so zero-copy calls stay zero-copy, only shorter.  A slow source does not
  * bank more than half a second of credit for a burst later.
@@ -90,6 +91,14 @@ relay_chunk(struct relay *r, enum relay_end *end)
 	/* never 0 but to stop, whatever was done to bufsize since relay_init */
 	size_t most = r->bufsize > 0 ? r->bufsize : 1, chunk;
 
+	if (r->stop_at > 0) {
+		if (r->bytes >= r->stop_at) {
+			*end = RELAY_EOF;
+			return 0;
+		}
+		if (most > r->stop_at - r->bytes)
+			most = (size_t)(r->stop_at - r->bytes);
+	}
 	if (r->limit <= 0)
 		return most;
 	if ((chunk = (size_t)(r->limit / 20)) == 0)

@@ -11,14 +11,14 @@ _tach()
 	--format)
 		COMPREPLY=($(compgen -W 'json' -- "$cur"))
 		return ;;
-	-b|--buffer-size|-i|--interval|-L|--rate-limit|-l|--size|-N|--name|-p|--prefix|-w|--width)
+	-b|--buffer-size|-D|--delay-start|-i|--interval|-L|--rate-limit|-l|--size|-N|--name|-p|--prefix|-w|--width)
 		return ;;
 	esac
 	# after the first operand, complete the command and its arguments
 	local i
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-		-f|-b|-i|-L|-l|-N|-p|-w|--file|--buffer-size|--interval|--rate-limit|--size|--name|--prefix|--width|--format)
+		-f|-b|-D|-i|-L|-l|-N|-p|-w|--file|--buffer-size|--delay-start|--interval|--rate-limit|--size|--name|--prefix|--width|--format)
 			((i++)) ;;
 		-*) ;;
 		*)
@@ -27,10 +27,11 @@ _tach()
 		esac
 	done
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W '-b -c -e -f -i -L -l -N -n -p -q -w -z
-		    --buffer-size --cursor --stderr --file --interval --rate-limit
-		    --size --name --numeric --prefix --quiet --width --decompress
-		    --force --format --no-splice --stats --help --version' \
+		COMPREPLY=($(compgen -W '-b -c -D -e -f -i -L -l -N -n -p -q -S -W
+		    -w -z --buffer-size --cursor --delay-start --stderr --file
+		    --interval --rate-limit --size --name --numeric --prefix --quiet
+		    --stop-at-size --wait --width --decompress --force --format
+		    --no-splice --stats --help --version' \
 		    -- "$cur"))
 	else
 		COMPREPLY=($(compgen -c -- "$cur"))

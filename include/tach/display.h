@@ -42,6 +42,8 @@ struct display {
 	bool			 size_known;	/* size 0: empty, not unknown */
 	int			 width;		/* -w, or 0 */
 	double			 interval;
+	bool			 wait;		/* -W: silent until a byte moved */
+	double			 delay;		/* -D: silent for this long */
 	double			 origin;	/* monotonic time of the start */
 	double			 stopped;	/* seconds spent stopped */
 	double			 last_t;	/* the previous interval's end */

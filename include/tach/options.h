@@ -22,6 +22,9 @@ struct options {
 	bool		  numeric;	/* -n: a percentage a line */
 	bool		  json;		/* --format json */
 	bool		  stats;	/* --stats */
+	bool		  stop_at_size;	/* -S: stop after size bytes */
+	bool		  wait;		/* -W: draw from the first byte */
+	double		  delay;	/* -D: seconds before the first draw */
 	bool		  cursor;	/* -c: one line per instance */
 	bool		  as_progress;	/* invoked as progress(1) */
 	char		**cmd;		/* NULL in filter mode */

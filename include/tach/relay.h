@@ -32,6 +32,7 @@ struct relay {
 	bool		 timed;		/* measure the waits (--stats) */
 	double		 wait_in;	/* seconds spent waiting for input */
 	double		 wait_out;	/* seconds spent waiting to write */
+	uint64_t	 stop_at;	/* -S: end after this many bytes, or 0 */
 	double		 limit;		/* -L: bytes per second, or 0 */
 	double		 paced_from;	/* -L: when the pacing clock started */
 	double		 stopped;	/* -L: seconds stopped (^Z), unpaid */

@@ -42,6 +42,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    opts.width < 0 || opts.width > RENDER_WIDTH_MAX ||
 	    opts.rate_limit < 0 || opts.size < -1 ||
 	    !(opts.interval >= 0.01 && opts.interval <= 86400) ||
+	    !(opts.delay >= 0 && opts.delay <= 86400) ||
+	    (opts.stop_at_size && opts.size <= 0) ||
 	    (opts.as_progress && opts.cmd == NULL)))
 		abort();
 	free(text);

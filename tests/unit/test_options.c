@@ -53,12 +53,14 @@ values(void **state)
 	(void)state;
 	assert_int_equal(parse("/usr/bin/tach", "-b", "2x64k", "-l", "1m",
 	    "-L", "3k", "-w", "1000", "-i", "0.5", "-N", "n", "-p", "p",
-	    "-ceqz", "--force", "--format", "json", "--no-splice",
+	    "-ceqzSW", "-D", "2.5", "--force", "--format", "json", "--no-splice",
 	    "--stats", NULL), OPTIONS_RUN);
 	assert_int_equal(opts.bufsize, 131072);
 	assert_int_equal(opts.size, 1048576);
 	assert_int_equal(opts.rate_limit, 3072);
 	assert_int_equal(opts.width, 1000);
+	assert_true(opts.stop_at_size && opts.wait);
+	assert_true(opts.delay == 2.5);
 	assert_true(opts.interval == 0.5);
 	assert_string_equal(opts.name, "n");
 	assert_string_equal(opts.prefix, "p");
@@ -104,6 +106,11 @@ bad_values(void **state)
 	    "interval `0': not a number of seconds from 0.01 to 86400");
 	assert_int_equal(parse("tach", "--format", "xml", NULL), OPTIONS_BAD);
 	assert_string_equal(msg, "format `xml': only json is known");
+	assert_int_equal(parse("tach", "-S", NULL), OPTIONS_BAD);
+	assert_string_equal(msg, "-S needs the length to stop at: -l");
+	assert_int_equal(parse("tach", "-D", "-1", NULL), OPTIONS_BAD);
+	assert_string_equal(msg,
+	    "delay `-1': not a number of seconds from 0 to 86400");
 	assert_int_equal(parse("tach", "-n", "--format", "json", NULL),
 	    OPTIONS_BAD);
 	assert_string_equal(msg,

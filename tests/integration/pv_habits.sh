@@ -1,0 +1,75 @@
+# pv users' habits: -S stops at the -l size, -W waits for the first byte
+# before drawing, -D delays the first draw.
+. "$(dirname "$0")/lib.sh"
+
+out=$WORK/out
+err=$WORK/err
+random "$WORK/data" 3000007
+gzip -c <"$WORK/data" >"$WORK/data.gz"
+
+# -S: exactly the first -l bytes, exit 0, no message, in every tier.
+for opts in "" --no-splice -b4097; do
+	for n in 1 4096 1000003; do
+		head -c $n "$WORK/data" >"$WORK/want"
+		cat "$WORK/data" | "$TACH" -q -S -l $n $opts 2>"$err" | cat >"$out"
+		check "-S -l $n $opts, pipe to pipe: exact" cmp -s "$WORK/want" "$out"
+		check "-S -l $n $opts, pipe to pipe: no message" empty "$err"
+		"$TACH" -q -S -l $n $opts <"$WORK/data" >"$out" 2>"$err"
+		status=$?
+		check "-S -l $n $opts, file to file: exit 0 (got $status)" [ $status -eq 0 ]
+		check "-S -l $n $opts, file to file: exact" cmp -s "$WORK/want" "$out"
+		"$TACH" -q -S -l $n $opts -f "$WORK/data" cat >"$out" 2>"$err"
+		check "-S -l $n $opts, into cmd: exact" cmp -s "$WORK/want" "$out"
+	done
+done
+head -c 100000 "$WORK/data" >"$WORK/want"
+cat "$WORK/data.gz" | "$TACH" -q -z -S -l 100000 >"$out" 2>"$err"
+status=$?
+check "-S -z from a pipe: exit 0 (got $status)" [ $status -eq 0 ]
+check "-S -z from a pipe: exact" cmp -s "$WORK/want" "$out"
+check "-S -z from a pipe: no message" empty "$err"
+"$TACH" -q -z -S -l 100000 -f "$WORK/data.gz" >"$out" 2>"$err"
+check "-S -z from a file: exact" cmp -s "$WORK/want" "$out"
+# an endless source, as pv -S is used
+"$TACH" -q -S -l 1m </dev/zero >"$out"
+check "-S -l 1m </dev/zero: 1 MiB" [ "$(wc -c <"$out")" -eq 1048576 ]
+# input shorter than -l: all of it, as without -S
+head -c 10 "$WORK/data" | "$TACH" -q -S -l 100 >"$out"
+check "-S, input shorter than -l: all of it" [ "$(wc -c <"$out")" -eq 10 ]
+"$TACH" -S </dev/null 2>"$err"
+check "-S without -l: refused" [ $? -eq 1 ]
+check "-S without -l: says so" grep -qF -- "-S needs the length to stop at: -l" "$err"
+
+# -W: nothing drawn while the input is silent (an ssh password prompt),
+# though the redraw timer ticks; the bar once data comes.
+if command -v strace >/dev/null; then
+	close_gate
+	(printf ''; gated; printf abc) | strace -qq -e trace=none \
+	    -o "$WORK/ticks" "$TACH" --force -W -i 0.05 -l 6 2>"$err" \
+	    >/dev/null &
+	pid=$!
+	check "-W: the timer ticks" wait_until 60 sh -c \
+	    "[ \$(cat '$WORK/ticks' 2>/dev/null | grep -c SIGALRM) -ge 4 ]"
+	check "-W: nothing drawn before the first byte" empty "$err"
+	open_gate
+	wait $pid
+	check "-W: drawn once data came" grep -q "50%" "$err"
+	lacks "-W: no frame at 0%" "$err" " 0% "
+fi
+
+# -D: nothing before the delay, so the first frame's clock says 1 s.
+close_gate
+(printf abc; gated) | "$TACH" --force -D 1 -i 0.05 2>"$err" >/dev/null &
+pid=$!
+check "-D 1: drawn after the delay" wait_until 60 size_at_least "$err" 1
+open_gate
+wait $pid
+first=$(tr '\r' '\n' <"$err" | grep -m 1 'avg')
+check "-D 1: the first frame is at 0:00:01 or later ($first)" \
+    sh -c "echo '$first' | grep -Eq ' 0:00:0[1-9]|[1-9]:[0-9][0-9]:[0-9][0-9]'"
+lacks "-D 1: no frame at 0:00:00" "$err" " 0:00:00"
+# a copy shorter than the delay draws nothing at all
+printf abc | "$TACH" --force -D 60 2>"$err" >/dev/null
+check "-D 60: a short copy draws nothing" empty "$err"
+
+done_testing
