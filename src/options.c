@@ -122,15 +122,17 @@ help(bool as_progress)
 	written();
 }
 
+/* A number of seconds from min to a day, for -i and -D. */
 static bool
-seconds_arg(const char *text, double *v, char *msg, size_t msglen)
+seconds_arg(const char *what, const char *text, double min, double *v,
+    char *msg, size_t msglen)
 {
 	char *end;
 
 	*v = strtod(text, &end);
-	if (end == text || *end != '\0' || !(*v >= 0.01 && *v <= 86400)) {
-		snprintf(msg, msglen, "interval `%s': not a number of seconds "
-		    "from 0.01 to 86400", text);
+	if (end == text || *end != '\0' || !(*v >= min && *v <= 86400)) {
+		snprintf(msg, msglen, "%s `%s': not a number of seconds "
+		    "from %g to 86400", what, text, min);
 		return false;
 	}
 	return true;
@@ -140,28 +142,17 @@ seconds_arg(const char *text, double *v, char *msg, size_t msglen)
 static bool *
 flag_of(struct options *opts, int ch)
 {
-	switch (ch) {
-	case 'c':
-		return &opts->cursor;
-	case 'e':
-		return &opts->stderr_bar;
-	case 'n':
-		return &opts->numeric;
-	case 'q':
-		return &opts->quiet;
-	case 'z':
-		return &opts->decompress;
-	case 'S':
-		return &opts->stop_at_size;
-	case 'W':
-		return &opts->wait;
-	case OPT_FORCE:
-		return &opts->force;
-	case OPT_NO_SPLICE:
-		return &opts->no_splice;
-	case OPT_STATS:
-		return &opts->stats;
-	}
+	const struct { int ch; bool *flag; } flags[] = {
+		{ 'c', &opts->cursor }, { 'e', &opts->stderr_bar },
+		{ 'n', &opts->numeric }, { 'q', &opts->quiet },
+		{ 'S', &opts->stop_at_size }, { 'W', &opts->wait },
+		{ 'z', &opts->decompress }, { OPT_FORCE, &opts->force },
+		{ OPT_NO_SPLICE, &opts->no_splice }, { OPT_STATS, &opts->stats },
+	};
+
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		if (flags[i].ch == ch)
+			return flags[i].flag;
 	return NULL;
 }
 
@@ -174,20 +165,6 @@ text_of(struct options *opts, int ch)
 	if (ch == 'N')
 		return &opts->name;
 	return ch == 'p' ? &opts->prefix : NULL;
-}
-
-static bool
-delay_arg(const char *text, double *v, char *msg, size_t msglen)
-{
-	char *end;
-
-	*v = strtod(text, &end);
-	if (end == text || *end != '\0' || !(*v >= 0 && *v <= 86400)) {
-		snprintf(msg, msglen, "delay `%s': not a number of seconds "
-		    "from 0 to 86400", text);
-		return false;
-	}
-	return true;
 }
 
 enum options_result
@@ -224,10 +201,12 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 			    &opts->bufsize, msg, msglen);
 			break;
 		case 'D':
-			ok = delay_arg(optarg, &opts->delay, msg, msglen);
+			ok = seconds_arg("delay", optarg, 0, &opts->delay,
+			    msg, msglen);
 			break;
 		case 'i':
-			ok = seconds_arg(optarg, &opts->interval, msg, msglen);
+			ok = seconds_arg("interval", optarg, 0.01,
+			    &opts->interval, msg, msglen);
 			break;
 		case 'L':
 			ok = size_arg("rate limit", optarg, 1, LLONG_MAX,
