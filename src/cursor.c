@@ -28,12 +28,13 @@
  * by its device number) is held by the instance drawing on that row.
  */
 #define CLAIM_LOCK	0
-#define ROW_LOCKS	((off_t)1 << 32)
+#define ROW_LOCKS	((off_t)1 << 20)
+#define TERMINALS	4096	/* below 2^31 in all, for a 32-bit off_t */
 
 static off_t
 row_byte(dev_t term, int row)
 {
-	return ROW_LOCKS + (off_t)(term % 1048576) * (DSR_MAX + 1) + row;
+	return ROW_LOCKS + (off_t)(term % TERMINALS) * (DSR_MAX + 1) + row;
 }
 
 static bool

@@ -363,7 +363,8 @@ print_stats(struct display *d, double t)
 	render_iec(sum.stddev, a[4], sizeof(a[4]));
 	if (d->full == 0)
 		fprintf(stderr, "%s: rate not measured: the run was shorter "
-		    "than an interval (%g s)\n", getprogname(), d->interval);
+		    "than half an interval (%g s)\n", getprogname(),
+		    d->interval / 2);
 	else
 		fprintf(stderr, "%s: rate over %zu intervals: min %s/s, "
 		    "median %s/s, mean %s/s, max %s/s, stddev %s/s\n",
