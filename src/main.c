@@ -85,6 +85,22 @@ broken_pipe(const char *out)
 	errc(1, EPIPE, "writing %s", out);
 }
 
+/* -E: every range sent as zeros, by offset in the input; false if none. */
+static bool
+report_skipped(struct relay *r, const char *name)
+{
+	bool any = r->nskipped > 0;
+
+	for (size_t i = 0; i < r->nskipped; i++)
+		warnx("%s: unreadable, sent as zeros: bytes %llu-%llu (%llu)",
+		    name, (unsigned long long)r->skipped[i].offset,
+		    (unsigned long long)(r->skipped[i].offset +
+		    r->skipped[i].length - 1),
+		    (unsigned long long)r->skipped[i].length);
+	relay_free_skipped(r);
+	return any;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -96,6 +112,7 @@ main(int argc, char *argv[])
 	pid_t cmd = -1;
 	int out = STDOUT_FILENO, cmd_status = 0, source_status;
 	const char *out_name;
+	bool skipped;
 
 	standard_fds_open();
 	setlocale(LC_ALL, "");
@@ -110,6 +127,7 @@ main(int argc, char *argv[])
 	relay.limit = (double)opts.rate_limit;
 	if (opts.stop_at_size)
 		relay.stop_at = (uint64_t)opts.size;
+	relay.skip_errors = opts.skip_errors;
 	relay.timed = opts.stats;
 	relay.service = display_service;
 	relay.ctx = &display;
@@ -134,8 +152,9 @@ main(int argc, char *argv[])
 	/* complete: tach will exit 0, all moved or cmd content to stop */
 	display_finish(&display, end == RELAY_STOPPED ? DISPLAY_INTERRUPTED :
 	    (end == RELAY_EOF || (end == RELAY_BROKEN_PIPE && cmd != -1)) &&
-	    cmd_status == 0 && source_status == 0 ? DISPLAY_COMPLETE :
-	    DISPLAY_FAILED);
+	    cmd_status == 0 && source_status == 0 && relay.nskipped == 0 ?
+	    DISPLAY_COMPLETE : DISPLAY_FAILED);
+	skipped = report_skipped(&relay, in.name);
 
 	switch (end) {
 	case RELAY_EOF:
@@ -160,5 +179,7 @@ main(int argc, char *argv[])
 		signals_die(signals_fatal());
 	if (cmd_status != 0)
 		return exit_status(cmd_status);
-	return exit_status(source_status);
+	if (source_status != 0)
+		return exit_status(source_status);
+	return skipped ? 1 : 0;		/* -E: rescued, not whole */
 }

@@ -41,6 +41,7 @@ static const struct option long_options[] = {
 	{ "width",		required_argument, NULL, 'w' },
 	{ "decompress",		no_argument,	   NULL, 'z' },
 	{ "delay-start",	required_argument, NULL, 'D' },
+	{ "skip-errors",	no_argument,	   NULL, 'E' },
 	{ "stop-at-size",	no_argument,	   NULL, 'S' },
 	{ "wait",		no_argument,	   NULL, 'W' },
 	{ "force",		no_argument,	   NULL, OPT_FORCE },
@@ -64,7 +65,7 @@ usage(bool as_progress)
 		    "       %*s [-p prefix] cmd [args...]\n", name, pad, "");
 	else
 		fprintf(stderr,
-		    "usage: %s [-cenqSWz] [-b size] [-D seconds] [-f file] "
+		    "usage: %s [-cEenqSWz] [-b size] [-D seconds] [-f file] "
 		    "[-i seconds]\n"
 		    "       %*s [-L rate] [-l length] [-N name] [-p prefix] "
 		    "[-w width]\n"
@@ -93,6 +94,8 @@ help(bool as_progress)
 	    "  -c, --cursor            keep a line of its own beside other "
 	    "tach -c\n"
 	    "  -D, --delay-start SEC   draw nothing for the first SEC seconds\n"
+	    "  -E, --skip-errors       zeros for unreadable blocks of a file "
+	    "or disk\n"
 	    "  -e, --stderr            draw on stderr in command mode\n"
 	    "  -f, --file FILE         read FILE instead of standard input\n"
 	    "  -i, --interval SEC      seconds between redraws (default 0.2)\n"
@@ -146,6 +149,7 @@ flag_of(struct options *opts, int ch)
 		{ 'c', &opts->cursor }, { 'e', &opts->stderr_bar },
 		{ 'n', &opts->numeric }, { 'q', &opts->quiet },
 		{ 'S', &opts->stop_at_size }, { 'W', &opts->wait },
+		{ 'E', &opts->skip_errors },
 		{ 'z', &opts->decompress }, { OPT_FORCE, &opts->force },
 		{ OPT_NO_SPLICE, &opts->no_splice }, { OPT_STATS, &opts->stats },
 	};
@@ -185,7 +189,7 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 	setprogname(base);
 	argv[0] = (char *)base;		/* getopt's messages name it */
 
-	while (ok && (ch = getopt_long(argc, argv, "+b:cD:ef:i:L:l:N:np:qSWw:z",
+	while (ok && (ch = getopt_long(argc, argv, "+b:cD:Eef:i:L:l:N:np:qSWw:z",
 	    long_options, NULL)) != -1) {
 		if ((flag = flag_of(opts, ch)) != NULL) {
 			*flag = true;

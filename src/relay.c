@@ -68,6 +68,14 @@ relay_free(struct relay *r)
 	r->buf = NULL;
 }
 
+void
+relay_free_skipped(struct relay *r)
+{
+	free(r->skipped);
+	r->skipped = NULL;
+	r->nskipped = 0;
+}
+
 bool
 relay_serviced(struct relay *r)
 {
@@ -234,6 +242,53 @@ relay_write(struct relay *r, const void *data, size_t len)
 	return RELAY_EOF;
 }
 
+/*
+ * -E: the read at the input's offset failed.  On a file or block device,
+ * the block there is written as zeros, so every later byte keeps its
+ * offset, and reading goes on after it.  Returns 1 to go on, 0 when the
+ * input cannot be skipped over (a pipe): the error stands, -1 when the
+ * transfer ends with *end (the input's end reached, or a write's end).
+ */
+static int
+skip_block(struct relay *r, enum relay_end *end)
+{
+	struct stat sb;
+	off_t at, size;
+	size_t blk, len;
+	struct relay_skip *s;
+
+	if (fstat(r->in, &sb) == -1 || !(S_ISREG(sb.st_mode) ||
+	    S_ISBLK(sb.st_mode)) || (at = lseek(r->in, 0, SEEK_CUR)) == -1 ||
+	    (size = lseek(r->in, 0, SEEK_END)) == -1 ||
+	    lseek(r->in, at, SEEK_SET) == -1)
+		return 0;
+	if (at >= size) {
+		*end = RELAY_EOF;	/* nothing is left to be unreadable */
+		return -1;
+	}
+	blk = sb.st_blksize >= 512 ? (size_t)sb.st_blksize : 512;
+	if (blk > r->bufsize)
+		blk = r->bufsize;
+	len = blk - (size_t)(at % (off_t)blk);	/* to the block's end */
+	if ((off_t)len > size - at)
+		len = (size_t)(size - at);
+	memset(r->buf, 0, len);
+	if ((*end = relay_write(r, r->buf, len)) != RELAY_EOF)
+		return -1;
+	if (lseek(r->in, at + (off_t)len, SEEK_SET) == -1)
+		return 0;
+	s = r->nskipped > 0 ? &r->skipped[r->nskipped - 1] : NULL;
+	if (s != NULL && s->offset + s->length == (uint64_t)at) {
+		s->length += len;	/* the bad stretch goes on */
+		return 1;
+	}
+	if ((s = realloc(r->skipped, (r->nskipped + 1) * sizeof(*s))) == NULL)
+		err(1, "skipped ranges");
+	r->skipped = s;
+	r->skipped[r->nskipped++] = (struct relay_skip){ (uint64_t)at, len };
+	return 1;
+}
+
 /* Whatever is read is written at once, so interactive streams stay live. */
 static enum relay_end
 copy_loop(struct relay *r)
@@ -271,6 +326,13 @@ copy_loop(struct relay *r)
 			return end;
 		}
 		r->error = errno;
+		switch (r->skip_errors ? skip_block(r, &end) : 0) {
+		case 1:
+			continue;
+		case -1:
+			return end;
+		}
+		errno = r->error;
 		return RELAY_READ_ERROR;
 	}
 }

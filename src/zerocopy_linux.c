@@ -140,9 +140,11 @@ moved(struct relay *r, ssize_t n, enum side side, size_t *largest,
 		*end = RELAY_BROKEN_PIPE;
 		return -1;
 	}
-	r->error = errno;
 	if (write_side(errno))
 		side = SIDE_WRITE;
+	else if (r->skip_errors && side == SIDE_READ)
+		return 0;	/* -E: the read/write loop skips the bad block */
+	r->error = errno;
 	*end = side == SIDE_READ ? RELAY_READ_ERROR : side == SIDE_WRITE ?
 	    RELAY_WRITE_ERROR : RELAY_MOVE_ERROR;
 	return -1;

@@ -27,8 +27,9 @@ _tach()
 		esac
 	done
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W '-b -c -D -e -f -i -L -l -N -n -p -q -S -W
-		    -w -z --buffer-size --cursor --delay-start --stderr --file
+		COMPREPLY=($(compgen -W '-b -c -D -E -e -f -i -L -l -N -n -p -q -S
+		    -W -w -z --buffer-size --cursor --delay-start --skip-errors
+		    --stderr --file
 		    --interval --rate-limit --size --name --numeric --prefix --quiet
 		    --stop-at-size --wait --width --decompress --force --format
 		    --no-splice --stats --help --version' \

@@ -2,6 +2,7 @@
 complete -c tach -s b -l buffer-size -x -d 'transfer buffer size'
 complete -c tach -s c -l cursor -d 'keep a line of its own beside other tach -c'
 complete -c tach -s D -l delay-start -x -d 'draw nothing for the first seconds'
+complete -c tach -s E -l skip-errors -d 'zeros for unreadable blocks'
 complete -c tach -s e -l stderr -d 'draw on stderr in command mode'
 complete -c tach -s f -l file -r -F -d 'read this file'
 complete -c tach -s i -l interval -x -d 'seconds between redraws'

@@ -24,6 +24,7 @@ struct options {
 	bool		  stats;	/* --stats */
 	bool		  stop_at_size;	/* -S: stop after size bytes */
 	bool		  wait;		/* -W: draw from the first byte */
+	bool		  skip_errors;	/* -E: zeros for unreadable blocks */
 	double		  delay;	/* -D: seconds before the first draw */
 	bool		  cursor;	/* -c: one line per instance */
 	bool		  as_progress;	/* invoked as progress(1) */

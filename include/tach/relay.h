@@ -22,6 +22,12 @@ enum relay_end {
 	RELAY_STOPPED		/* the service hook asked to stop */
 };
 
+/* -E: a range of the input that could not be read, sent as zeros. */
+struct relay_skip {
+	uint64_t	 offset;
+	uint64_t	 length;
+};
+
 struct relay {
 	int		 in;
 	int		 out;
@@ -33,6 +39,9 @@ struct relay {
 	double		 wait_in;	/* seconds spent waiting for input */
 	double		 wait_out;	/* seconds spent waiting to write */
 	uint64_t	 stop_at;	/* -S: end after this many bytes, or 0 */
+	bool		 skip_errors;	/* -E: zeros for unreadable blocks */
+	struct relay_skip *skipped;	/* -E: the ranges, in order */
+	size_t		 nskipped;
 	double		 limit;		/* -L: bytes per second, or 0 */
 	double		 paced_from;	/* -L: when the pacing clock started */
 	double		 stopped;	/* -L: seconds stopped (^Z), unpaid */
@@ -52,6 +61,8 @@ void		relay_init(struct relay *r, int in, int out, size_t bufsize,
 enum relay_end	relay_run(struct relay *r);
 /* Writes a whole buffer, counting it; for bytes read before the relay ran. */
 enum relay_end	relay_write(struct relay *r, const void *data, size_t len);
+/* Frees the buffer; the skipped ranges stay for the report. */
 void		relay_free(struct relay *r);
+void		relay_free_skipped(struct relay *r);
 
 #endif

@@ -1,5 +1,6 @@
-# pv users' habits: -S stops at the -l size, -W waits for the first byte
-# before drawing, -D delays the first draw.
+# pv users' habits: -S stops at the -l size, -E sends unreadable blocks
+# as zeros, -W waits for the first byte before drawing, -D delays the
+# first draw.
 . "$(dirname "$0")/lib.sh"
 
 out=$WORK/out
@@ -39,6 +40,56 @@ check "-S, input shorter than -l: all of it" [ "$(wc -c <"$out")" -eq 10 ]
 "$TACH" -S </dev/null 2>"$err"
 check "-S without -l: refused" [ $? -eq 1 ]
 check "-S without -l: says so" grep -qF -- "-S needs the length to stop at: -l" "$err"
+
+# -E: an unreadable block of a file is sent as zeros, the rest goes on,
+# the ranges are listed and the exit is 1.  The errors are injected.
+if command -v strace >/dev/null; then
+	# reads the loader and the locale make before the first data read
+	strace -qq -o "$WORK/trace" -e trace=read "$TACH" -q --no-splice \
+	    -b 64k <"$WORK/data" >/dev/null 2>&1
+	base=$(awk '/, 65536\) = / { print NR - 1; exit }' "$WORK/trace")
+	# zeroed OFFSET LENGTH: the data with LENGTH zeros at OFFSET
+	zeroed() {
+		{ head -c "$1" "$WORK/data"; head -c "$2" /dev/zero
+		  tail -c +$(($1 + $2 + 1)) "$WORK/data"; } >"$WORK/want"
+	}
+	# the third read of 64 KiB fails: offset 128 KiB, one 4 KiB block
+	strace -qq -o /dev/null -e inject=read:error=EIO:when=$((base + 3)) \
+	    "$TACH" -q -E --no-splice -b 64k <"$WORK/data" >"$out" 2>"$err"
+	status=$?
+	zeroed 131072 4096
+	check "-E read/write: exit 1 (got $status)" [ $status -eq 1 ]
+	check "-E read/write: zeros in place, the rest exact" cmp -s "$WORK/want" "$out"
+	check "-E read/write: the range listed ($(cat "$err"))" grep -qxF \
+	    "tach: stdin: unreadable, sent as zeros: bytes 131072-135167 (4096)" "$err"
+	# zero-copy first: copy_file_range fails at 64 KiB, then so does read
+	if [ "$TACH_ZEROCOPY" = 1 ]; then
+		strace -qq -o /dev/null -e inject=copy_file_range:error=EIO:when=2 \
+		    -e inject=read:error=EIO:when=$((base + 1)) \
+		    "$TACH" -q -E -b 64k <"$WORK/data" >"$out" 2>"$err"
+		status=$?
+		zeroed 65536 4096
+		check "-E copy_file_range: exit 1 (got $status)" [ $status -eq 1 ]
+		check "-E copy_file_range: zeros in place, the rest exact" \
+		    cmp -s "$WORK/want" "$out"
+	fi
+	# every read fails from the third on: zeros to the end, one range
+	strace -qq -o /dev/null -e inject=read:error=EIO:when=$((base + 3))+ \
+	    "$TACH" -q -E --no-splice -b 64k -f "$WORK/data" >"$out" 2>"$err"
+	status=$?
+	zeroed 131072 $((3000007 - 131072))
+	check "-E to the end: exit 1 (got $status)" [ $status -eq 1 ]
+	check "-E to the end: zeros, same size" cmp -s "$WORK/want" "$out"
+	check "-E to the end: one range" grep -qxF \
+	    "tach: $WORK/data: unreadable, sent as zeros: bytes 131072-3000006 (2868935)" "$err"
+	# a pipe cannot be skipped over: the error stands
+	cat "$WORK/data" | strace -qq -o /dev/null \
+	    -e inject=read:error=EIO:when=$((base + 3)) \
+	    "$TACH" -q -E --no-splice -b 64k >"$out" 2>"$err"
+	status=$?
+	check "-E on a pipe: exit 1 (got $status)" [ $status -eq 1 ]
+	check "-E on a pipe: the read error" grep -qF "reading stdin: Input/output error" "$err"
+fi
 
 # -W: nothing drawn while the input is silent (an ssh password prompt),
 # though the redraw timer ticks; the bar once data comes.

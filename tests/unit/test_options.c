@@ -53,13 +53,13 @@ values(void **state)
 	(void)state;
 	assert_int_equal(parse("/usr/bin/tach", "-b", "2x64k", "-l", "1m",
 	    "-L", "3k", "-w", "1000", "-i", "0.5", "-N", "n", "-p", "p",
-	    "-ceqzSW", "-D", "2.5", "--force", "--format", "json", "--no-splice",
+	    "-ceqzSWE", "-D", "2.5", "--force", "--format", "json", "--no-splice",
 	    "--stats", NULL), OPTIONS_RUN);
 	assert_int_equal(opts.bufsize, 131072);
 	assert_int_equal(opts.size, 1048576);
 	assert_int_equal(opts.rate_limit, 3072);
 	assert_int_equal(opts.width, 1000);
-	assert_true(opts.stop_at_size && opts.wait);
+	assert_true(opts.stop_at_size && opts.wait && opts.skip_errors);
 	assert_true(opts.delay == 2.5);
 	assert_true(opts.interval == 0.5);
 	assert_string_equal(opts.name, "n");
