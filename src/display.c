@@ -4,6 +4,8 @@
  * asks: never once per chunk.  -n, --format json and --stats write to
  * stderr whatever it is.
  */
+#include <sys/ioctl.h>
+
 #include <err.h>
 #include <langinfo.h>
 #include <math.h>
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tach/clock.h"
@@ -77,6 +80,20 @@ state_at(struct display *d, double t, bool final, struct render_state *s,
 	s->final = final;
 	s->phase = d->phase++;
 	s->note = bottleneck(d, t, note, notelen);
+	s->name = d->name;
+	s->waiting = -1;
+	if (d->format != NULL) {
+		struct timespec now;
+		int queued;
+
+		if (clock_gettime(CLOCK_REALTIME, &now) == 0)
+			s->wall = (double)now.tv_sec;
+		/* %T: what waits in the input for tach, against its buffer */
+		if (ioctl(d->relay->in, FIONREAD, &queued) == 0 &&
+		    d->relay->bufsize > 0)
+			s->waiting = (int)((double)queued * 100 /
+			    (double)d->relay->bufsize + 0.5);
+	}
 }
 
 static void
@@ -93,7 +110,11 @@ draw(struct display *d, const struct render_state *s)
 		width = d->width;
 	if (width > RENDER_WIDTH_MAX)
 		width = RENDER_WIDTH_MAX;
-	len = render_line(s, width, &d->caps, d->line, sizeof(d->line));
+	if (d->format != NULL)
+		len = render_format(s, d->format, width, &d->caps, d->line,
+		    sizeof(d->line));
+	else
+		len = render_line(s, width, &d->caps, d->line, sizeof(d->line));
 	if (!d->drawn && !d->cursor)
 		term_write(&d->term, d->term.civis, strlen(d->term.civis));
 	if (d->cursor)
@@ -292,6 +313,7 @@ display_start(struct display *d, const struct options *opts,
 	d->relay = r;
 	d->prefix = label(opts);
 	d->name = opts->name;
+	d->format = opts->format;
 	d->size = in->size;
 	d->size_known = in->size_known;
 	d->tty = isatty(fd);

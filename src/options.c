@@ -19,7 +19,6 @@
 
 enum {
 	OPT_FORCE = CHAR_MAX + 1,
-	OPT_FORMAT,
 	OPT_NO_SPLICE,
 	OPT_STATS,
 	OPT_HELP,
@@ -45,7 +44,7 @@ static const struct option long_options[] = {
 	{ "stop-at-size",	no_argument,	   NULL, 'S' },
 	{ "wait",		no_argument,	   NULL, 'W' },
 	{ "force",		no_argument,	   NULL, OPT_FORCE },
-	{ "format",		required_argument, NULL, OPT_FORMAT },
+	{ "format",		required_argument, NULL, 'F' },
 	{ "no-splice",		no_argument,	   NULL, OPT_NO_SPLICE },
 	{ "stats",		no_argument,	   NULL, OPT_STATS },
 	{ "help",		no_argument,	   NULL, OPT_HELP },
@@ -69,7 +68,7 @@ usage(bool as_progress)
 		    "[-i seconds]\n"
 		    "       %*s [-L rate] [-l length] [-N name] [-p prefix] "
 		    "[-w width]\n"
-		    "       %*s [--force] [--format json] [--no-splice] "
+		    "       %*s [-F format | --format json] [--force] [--no-splice] "
 		    "[--stats] [cmd [args ...]]\n",
 		    name, pad, "", pad, "");
 	exit(1);
@@ -97,6 +96,11 @@ help(bool as_progress)
 	    "  -E, --skip-errors       zeros for unreadable blocks of a file "
 	    "or disk\n"
 	    "  -e, --stderr            draw on stderr in command mode\n"
+	    "  -F, --format FORMAT     the line's fields, pv's tokens: %%p %%t "
+	    "%%e %%I %%r %%a\n"
+	    "                          %%b %%T %%N %%%% and %%{name}; or json: "
+	    "a JSON object\n"
+	    "                          each interval on stderr\n"
 	    "  -f, --file FILE         read FILE instead of standard input\n"
 	    "  -i, --interval SEC      seconds between redraws (default 0.2)\n"
 	    "  -L, --rate-limit RATE   move at most RATE bytes a second\n"
@@ -112,8 +116,6 @@ help(bool as_progress)
 	    "  -z, --decompress        decompress the input (gzip, bzip2, "
 	    "xz, zstd, lz4)\n"
 	    "      --force             draw even when not on a terminal\n"
-	    "      --format json       print a JSON object each interval "
-	    "on stderr\n"
 	    "      --no-splice         plain read/write, no zero-copy calls\n"
 	    "      --stats             print rate statistics and waits at "
 	    "the end\n"
@@ -189,7 +191,7 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 	setprogname(base);
 	argv[0] = (char *)base;		/* getopt's messages name it */
 
-	while (ok && (ch = getopt_long(argc, argv, "+b:cD:Eef:i:L:l:N:np:qSWw:z",
+	while (ok && (ch = getopt_long(argc, argv, "+b:cD:EeF:f:i:L:l:N:np:qSWw:z",
 	    long_options, NULL)) != -1) {
 		if ((flag = flag_of(opts, ch)) != NULL) {
 			*flag = true;
@@ -225,13 +227,12 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 			    msg, msglen);
 			opts->width = (int)n;
 			break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "json") != 0) {
-				snprintf(msg, msglen, "format `%s': only json "
-				    "is known", optarg);
-				return OPTIONS_BAD;
-			}
-			opts->json = true;
+		case 'F':
+			/* "json" is a name; anything else lays out the line */
+			opts->json = strcmp(optarg, "json") == 0;
+			opts->format = opts->json ? NULL : optarg;
+			ok = opts->json || render_format_check(optarg, msg,
+			    msglen);
 			break;
 		case OPT_HELP:
 			return OPTIONS_HELP;

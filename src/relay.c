@@ -99,11 +99,10 @@ relay_chunk(struct relay *r, enum relay_end *end)
 	/* never 0 but to stop, whatever was done to bufsize since relay_init */
 	size_t most = r->bufsize > 0 ? r->bufsize : 1, chunk;
 
+	*end = RELAY_EOF;	/* what a 0 means, unless a signal stops it */
 	if (r->stop_at > 0) {
-		if (r->bytes >= r->stop_at) {
-			*end = RELAY_EOF;
+		if (r->bytes >= r->stop_at)
 			return 0;
-		}
 		if (most > r->stop_at - r->bytes)
 			most = (size_t)(r->stop_at - r->bytes);
 	}

@@ -9,7 +9,10 @@
 #include "config.h"
 #include "tach/relay.h"
 
-/* Bytes the next call may move (paced by -L); 0, with *end set, to stop. */
+/*
+ * Bytes the next call may move (paced by -L, bounded by -S); 0 to stop,
+ * with *end saying why (RELAY_EOF: -S reached).  *end is always written.
+ */
 size_t	relay_chunk(struct relay *r, enum relay_end *end);
 /* Lets the main loop act on signals; false means stop. */
 bool	relay_serviced(struct relay *r);

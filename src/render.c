@@ -3,9 +3,11 @@
  * short, the least important are dropped first, and the bar (or the
  * activity indicator) takes whatever room is left.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <wchar.h>
 
 #include "tach/render.h"
@@ -357,6 +359,205 @@ render_line(const struct render_state *s, int width,
 		}
 	}
 	put_repeat(&o, " ", extra > 0 ? extra : 0);
+	*o.p = '\0';
+	return (size_t)(o.p - buf);
+}
+
+/* -F's tokens: the letter, the long name, and what the field is. */
+enum token { T_TEXT, T_BAR, T_TIMER, T_ETA, T_FINETA, T_RATE, T_AVERAGE,
+    T_BYTES, T_BUFFER, T_NAME, T_PERCENT };
+
+static const struct {
+	char		 letter;
+	const char	*name;
+	enum token	 token;
+} tokens[] = {
+	{ 'p', "progress", T_BAR }, { 't', "timer", T_TIMER },
+	{ 'e', "eta", T_ETA }, { 'I', "fineta", T_FINETA },
+	{ 'r', "rate", T_RATE }, { 'a', "average-rate", T_AVERAGE },
+	{ 'b', "bytes", T_BYTES }, { 'T', "buffer-percent", T_BUFFER },
+	{ 'N', "name", T_NAME }, { '%', "%", T_PERCENT },
+};
+
+/*
+ * The token at *p (just after a '%'); advances *p past it.  T_TEXT for
+ * one that is not known.
+ */
+static enum token
+token_at(const char **p)
+{
+	const char *s = *p, *close;
+	size_t len;
+
+	if (*s == '{' && (close = strchr(s, '}')) != NULL) {
+		len = (size_t)(close - s - 1);
+		for (size_t i = 0; i < sizeof(tokens) / sizeof(tokens[0]); i++)
+			if (strlen(tokens[i].name) == len &&
+			    strncmp(s + 1, tokens[i].name, len) == 0) {
+				*p = close + 1;
+				return tokens[i].token;
+			}
+		return T_TEXT;
+	}
+	for (size_t i = 0; i < sizeof(tokens) / sizeof(tokens[0]); i++)
+		if (*s != '\0' && *s == tokens[i].letter) {
+			*p = s + 1;
+			return tokens[i].token;
+		}
+	return T_TEXT;
+}
+
+bool
+render_format_check(const char *format, char *msg, size_t msglen)
+{
+	const char *p = format;
+
+	while ((p = strchr(p, '%')) != NULL) {
+		p++;
+		if (token_at(&p) == T_TEXT) {
+			snprintf(msg, msglen, "format `%s': unknown %%%.*s",
+			    format, *p == '{' ? (int)strcspn(p, "}") + 1 : 1,
+			    *p == '\0' ? "" : p);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* A token's text, for all but the bar; "" when it has none. */
+static void
+token_text(const struct render_state *s, enum token t, char *buf,
+    size_t len)
+{
+	char num[32];
+	time_t when;
+	struct tm tm;
+
+	buf[0] = '\0';
+	switch (t) {
+	case T_TIMER:
+		render_duration(s->elapsed, buf, len);
+		break;
+	case T_ETA:
+		render_duration(s->eta >= 0 && !s->final ? ceil(s->eta) : -1,
+		    num, sizeof(num));
+		snprintf(buf, len, "ETA %s", num);
+		break;
+	case T_FINETA:
+		/* within a year: further on, a time of day says little */
+		if (s->eta >= 0 && s->eta < 366 * 86400.0 && !s->final &&
+		    s->wall > 0 && s->wall < 1e11) {
+			when = (time_t)(s->wall + ceil(s->eta));
+			if (localtime_r(&when, &tm) != NULL &&
+			    strftime(buf, len, "FIN %H:%M:%S", &tm) > 0)
+				break;
+		}
+		snprintf(buf, len, "FIN --:--:--");
+		break;
+	case T_RATE:
+	case T_AVERAGE:
+		render_iec(t == T_RATE ? s->rate : s->average, num,
+		    sizeof(num));
+		snprintf(buf, len, "%s/s", num);
+		break;
+	case T_BYTES:
+		render_iec((double)s->bytes, buf, len);
+		break;
+	case T_BUFFER:
+		if (s->waiting >= 0)
+			snprintf(buf, len, "%3d%%", s->waiting);
+		else
+			snprintf(buf, len, "  -%%");
+		break;
+	case T_PERCENT:
+		snprintf(buf, len, "%%");
+		break;
+	default:
+		break;
+	}
+}
+
+/* %p: the percentage and bar, or the activity indicator, in cols. */
+static void
+format_bar(struct out *o, const struct render_state *s, int cols,
+    const struct render_caps *caps)
+{
+	char pct[8];
+	double fraction;
+
+	if (s->size == 0) {
+		draw_activity(o, s, cols);
+		return;
+	}
+	fraction = (double)s->done * 100 / (double)s->size;
+	snprintf(pct, sizeof(pct), "%3d%% ", fraction > 100 ? 100 :
+	    (int)fraction);
+	put(o, pct, strlen(pct));
+	draw_bar(o, s, cols - (int)strlen(pct), caps);
+}
+
+size_t
+render_format(const struct render_state *s, const char *format, int width,
+    const struct render_caps *caps, char *buf, size_t buflen)
+{
+	struct out o = { buf, buf + buflen - 1 };
+	char raw[PREFIX_MAX], text[PREFIX_MAX];
+	const char *p, *next;
+	size_t len;
+	int avail = width > 1 ? width - 1 : 0, fixed = 0, bars = 0, used = 0;
+	int share = 0, pass, cols;
+	enum token t;
+
+	/* two passes: measure what is fixed, then lay it out */
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == 1 && bars > 0)
+			share = (avail - fixed) / bars;
+		for (p = format; *p != '\0'; p = next) {
+			t = T_TEXT;
+			if (*p == '%') {
+				next = p + 1;
+				t = token_at(&next);
+			}
+			if (t == T_TEXT) {
+				/* literal text up to the next token */
+				next = strchr(p + 1, '%');
+				if (next == NULL)
+					next = p + strlen(p);
+				len = (size_t)(next - p) < sizeof(raw) ?
+				    (size_t)(next - p) : sizeof(raw) - 1;
+				memcpy(raw, p, len);
+				raw[len] = '\0';
+				cols = sanitize(raw, caps->utf8, pass == 0 ?
+				    INT_MAX : avail - used, text, sizeof(text),
+				    &len);
+			} else if (t == T_NAME) {
+				cols = sanitize(s->name != NULL ? s->name : "",
+				    caps->utf8, pass == 0 ? INT_MAX :
+				    avail - used, text, sizeof(text), &len);
+			} else if (t == T_BAR) {
+				bars += pass == 0;
+				if (pass == 1 && share >= BAR_MIN &&
+				    used + share <= avail) {
+					format_bar(&o, s, share, caps);
+					used += share;
+				}
+				continue;
+			} else {
+				token_text(s, t, text, sizeof(text));
+				len = strlen(text);
+				if (pass == 1 && (int)len > avail - used)
+					len = (size_t)(avail - used);
+				cols = (int)len;
+			}
+			if (pass == 0)
+				fixed += cols;
+			else {
+				put(&o, text, len);
+				used += cols;
+			}
+		}
+	}
+	put_repeat(&o, " ", avail - used);
 	*o.p = '\0';
 	return (size_t)(o.p - buf);
 }

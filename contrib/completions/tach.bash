@@ -8,7 +8,7 @@ _tach()
 	-f|--file)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
-	--format)
+	-F|--format)
 		COMPREPLY=($(compgen -W 'json' -- "$cur"))
 		return ;;
 	-b|--buffer-size|-D|--delay-start|-i|--interval|-L|--rate-limit|-l|--size|-N|--name|-p|--prefix|-w|--width)
@@ -18,7 +18,7 @@ _tach()
 	local i
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-		-f|-b|-D|-i|-L|-l|-N|-p|-w|--file|--buffer-size|--delay-start|--interval|--rate-limit|--size|--name|--prefix|--width|--format)
+		-f|-b|-D|-F|-i|-L|-l|-N|-p|-w|--file|--buffer-size|--delay-start|--interval|--rate-limit|--size|--name|--prefix|--width|--format)
 			((i++)) ;;
 		-*) ;;
 		*)
@@ -27,7 +27,7 @@ _tach()
 		esac
 	done
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W '-b -c -D -E -e -f -i -L -l -N -n -p -q -S
+		COMPREPLY=($(compgen -W '-b -c -D -E -e -F -f -i -L -l -N -n -p -q -S
 		    -W -w -z --buffer-size --cursor --delay-start --skip-errors
 		    --stderr --file
 		    --interval --rate-limit --size --name --numeric --prefix --quiet

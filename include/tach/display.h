@@ -38,6 +38,7 @@ struct display {
 	struct relay		*relay;		/* read; told of stops */
 	char			*prefix;
 	const char		*name;		/* -N, or NULL */
+	const char		*format;	/* -F, or NULL */
 	uint64_t		 size;
 	bool			 size_known;	/* size 0: empty, not unknown */
 	int			 width;		/* -w, or 0 */

@@ -21,6 +21,7 @@ struct options {
 	bool		  no_splice;	/* --no-splice */
 	bool		  numeric;	/* -n: a percentage a line */
 	bool		  json;		/* --format json */
+	const char	 *format;	/* -F: the line's layout, or NULL */
 	bool		  stats;	/* --stats */
 	bool		  stop_at_size;	/* -S: stop after size bytes */
 	bool		  wait;		/* -W: draw from the first byte */

@@ -31,6 +31,9 @@ struct render_state {
 	double		 elapsed;	/* seconds */
 	double		 eta;		/* seconds left, or < 0 if unknown */
 	const char	*note;		/* the bottleneck, or NULL */
+	const char	*name;		/* -N, untrusted, or NULL: for %N */
+	double		 wall;		/* seconds since the epoch: for %I */
+	int		 waiting;	/* input queued, % of the buffer, or -1 */
 	bool		 stalled;
 	bool		 final;		/* the closing line: totals */
 	unsigned	 phase;		/* moves the activity indicator */
@@ -43,6 +46,23 @@ struct render_state {
  */
 size_t	render_line(const struct render_state *s, int width,
 	    const struct render_caps *caps, char *buf, size_t buflen);
+/*
+ * -F: the line laid out by format, pv's tokens: %p bar (and percentage),
+ * %t elapsed, %e time left, %I time of day it ends, %r rate, %a average,
+ * %b bytes, %T input queued for tach, %N name, %% a percent sign; or
+ * %{progress}, %{timer}, %{eta}, %{fineta}, %{rate}, %{average-rate},
+ * %{bytes}, %{buffer-percent}, %{name}.  Other text is drawn as it is,
+ * escaped like a prefix.  The bars share the room the rest leaves.  The
+ * same contract as render_line: exactly width - 1 columns.
+ */
+size_t	render_format(const struct render_state *s, const char *format,
+	    int width, const struct render_caps *caps, char *buf,
+	    size_t buflen);
+/*
+ * Checks a -F format: false, with the reason in msg, when it has a token
+ * render_format does not know.
+ */
+bool	render_format_check(const char *format, char *msg, size_t msglen);
 /* Zero-width characters that are escaped all the same (see render.c). */
 bool	render_unsafe(wchar_t cp);
 /* "1.50 MiB": three significant digits and an IEC unit. */

@@ -74,7 +74,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static bool ready;
 	struct render_caps caps = { false, "\033[32m", "\033(B\033[m" };
 	struct render_state s;
-	char prefix[512];
+	char prefix[512], msg[600];
 	int width;
 	unsigned flags;
 	size_t len;
@@ -103,9 +103,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(prefix, data, len);
 	prefix[len] = '\0';
 	s.prefix = (flags & 16) ? NULL : prefix;
+	s.name = prefix;
+	s.waiting = (int)(flags >> 5) - 1;
 
 	line[sizeof(line) - 1] = 'X';
-	len = render_line(&s, width, &caps, line, sizeof(line) - 1);
+	/* with flag 32 the rest is a -F format, when it is a valid one */
+	if ((flags & 32) && render_format_check(prefix, msg, sizeof(msg)))
+		len = render_format(&s, prefix, width, &caps, line,
+		    sizeof(line) - 1);
+	else
+		len = render_line(&s, width, &caps, line, sizeof(line) - 1);
 	if (line[sizeof(line) - 1] != 'X' || len != strlen(line))
 		abort();
 	if (columns(line, caps.colour_on, caps.colour_off) != width - 1)

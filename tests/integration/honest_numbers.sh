@@ -138,7 +138,7 @@ wait_for "rc=0"
 # Unicode in -p and -N: text, not escapes.
 close_gate
 run "clear; (head -c 1000 /dev/zero; $GATED) | '$TACH' -l 2000 -N 'cafe$(printf '\314\201')' -p 'a$(printf '\342\200\213')b' >/dev/null; echo rc=\$?"
-check "unicode: drawn" wait_for "50%"
+check "unicode: drawn" wait_for "$(printf 'cafe\314\201'): a"
 snap >/dev/null
 lacks "unicode: nothing escaped" "$WORK/snap" '\\x'
 check "unicode: the combining mark is text" grep -qF "$(printf 'cafe\314\201')" "$WORK/snap"

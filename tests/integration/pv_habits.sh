@@ -123,4 +123,26 @@ lacks "-D 1: no frame at 0:00:00" "$err" " 0:00:00"
 printf abc | "$TACH" --force -D 60 2>"$err" >/dev/null
 check "-D 60: a short copy draws nothing" empty "$err"
 
+# -F: the line holds just the fields asked for; json stays JSON.
+# frames FILE: the drawn frames, one a line, without terminal sequences.
+frames() {
+	tr '\r' '\n' <"$1" | sed 's/\x1b[[(][0-9;?]*[A-Za-z]//g' | grep -v '^$'
+}
+head -c 3000000 /dev/zero | TERM=dumb "$TACH" --force -F '%b %r' \
+    2>"$err" >/dev/null
+frames "$err" >"$out"
+check "-F '%b %r': frames drawn" [ -s "$out" ]
+check "-F '%b %r': bytes and rate, nothing else" sh -c "[ -s '$out' ] &&
+    ! grep -Evq '^ *[0-9.]+ [KMGT]?i?B [0-9.]+ [KMGT]?i?B/s *$' '$out'"
+check "-F '%b %r': the count at the end" sh -c "tail -n 1 '$out' | grep -q '^2.86 MiB '"
+head -c 1000 /dev/zero | TERM=dumb "$TACH" --force -l 2000 -N img \
+    -F '%N:%p|%{average-rate}' -w 60 2>"$err" >/dev/null
+check "-F with %N, %p and %{average-rate}" sh -c \
+    "tr '\r' '\n' <'$err' | grep -Eq '^img: 50% \[.*\]\|[0-9.]+ [KMG]?i?B/s *$'"
+head -c 1000 /dev/zero | "$TACH" -F json 2>"$err" >/dev/null
+check "-F json is --format json" sh -c "tail -n 1 '$err' | grep -q '\"final\":true'"
+"$TACH" -F '%b %q' </dev/null 2>"$err"
+check "-F with an unknown token: refused" [ $? -eq 1 ]
+check "-F with an unknown token: says which" grep -qF "format \`%b %q': unknown %q" "$err"
+
 done_testing

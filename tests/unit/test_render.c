@@ -6,7 +6,9 @@
 #include <cmocka.h>
 #include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <wchar.h>
 
 #include "tach/render.h"
@@ -223,6 +225,61 @@ unicode_prefix(void **state)
 	}
 }
 
+/* -F: pv's tokens, the bar taking what is left, exactly width - 1. */
+static void
+format_strings(void **state)
+{
+	struct render_state s = half();
+	char msg[128];
+
+	(void)state;
+	s.name = "disk";
+	s.waiting = 42;
+	s.wall = 0;		/* 1970-01-01 00:00:00 UTC */
+	render_format(&s, "%b %r", 20, &ascii, line, sizeof(line));
+	assert_string_equal(line, "500 B 100 B/s      ");
+	render_format(&s, "%N: %a|%t|%e|%T|%%|%{bytes}", 60, &ascii, line,
+	    sizeof(line));
+	assert_string_equal(line, "disk: 100 B/s|0:00:05|ETA 0:00:05| 42%|%|"
+	    "500 B             ");
+	/* the bar takes the rest: 30 columns less "[x] " */
+	render_format(&s, "[x] %p", 31, &ascii, line, sizeof(line));
+	assert_string_equal(line, "[x]  50% [=========>         ]");
+	/* two bars share it */
+	render_format(&s, "%p|%{progress}", 41, &ascii, line, sizeof(line));
+	assert_int_equal(columns(line), 40);
+	assert_non_null(strchr(line, '|'));
+	/* %I: the time of day it ends, 5 s after the wall clock */
+	s.wall = 3600;
+	render_format(&s, "%I", 14, &ascii, line, sizeof(line));
+	assert_string_equal(line, "FIN 01:00:05 ");
+	s.final = true;
+	render_format(&s, "%I %e", 26, &ascii, line, sizeof(line));
+	assert_string_equal(line, "FIN --:--:-- ETA -:--:-- ");
+	s.final = false;
+	/* literal text is escaped as a prefix is, and cut at the width */
+	render_format(&s, "\033[2J%b", 40, &utf8, line, sizeof(line));
+	assert_memory_equal(line, "\\x1b[2J500 B", 12);
+	render_format(&s, "abcdefghijklmnop %b", 6, &ascii, line,
+	    sizeof(line));
+	assert_string_equal(line, "abcde");
+	/* every width, every token: exactly width - 1 columns */
+	for (int w = 1; w <= 300; w++) {
+		render_format(&s, "%N %p %t %e %I %r %a %b %T %% caf\xc3\xa9 "
+		    "%{fineta}", w, &colour, line, sizeof(line));
+		assert_int_equal(columns(line), w - 1);
+		assert_true(valid_utf8(line));
+	}
+	assert_true(render_format_check("%p %{average-rate} 100%%", msg,
+	    sizeof(msg)));
+	assert_false(render_format_check("%x", msg, sizeof(msg)));
+	assert_string_equal(msg, "format `%x': unknown %x");
+	assert_false(render_format_check("%{nope} %b", msg, sizeof(msg)));
+	assert_string_equal(msg, "format `%{nope} %b': unknown %{nope}");
+	assert_false(render_format_check("50%", msg, sizeof(msg)));
+	assert_false(render_format_check("%{bytes", msg, sizeof(msg)));
+}
+
 static void
 long_prefix_is_cut(void **state)
 {
@@ -306,11 +363,14 @@ main(void)
 		cmocka_unit_test(fields_drop_in_order),
 		cmocka_unit_test(prefix_is_sanitized),
 		cmocka_unit_test(unicode_prefix),
+		cmocka_unit_test(format_strings),
 		cmocka_unit_test(long_prefix_is_cut),
 		cmocka_unit_test(width_rule),
 		cmocka_unit_test(units),
 	};
 
+	setenv("TZ", "UTC", 1);
+	tzset();
 	if (setlocale(LC_CTYPE, "C.UTF-8") == NULL)
 		setlocale(LC_CTYPE, "en_US.UTF-8");
 	return cmocka_run_group_tests(tests, NULL, NULL);
