@@ -411,17 +411,24 @@ bool
 render_format_check(const char *format, char *msg, size_t msglen)
 {
 	const char *p = format;
+	bool fields = false;
+	enum token t;
 
 	while ((p = strchr(p, '%')) != NULL) {
 		p++;
-		if (token_at(&p) == T_TEXT) {
+		if ((t = token_at(&p)) == T_TEXT) {
 			snprintf(msg, msglen, "format `%s': unknown %%%.*s",
 			    format, *p == '{' ? (int)strcspn(p, "}") + 1 : 1,
 			    *p == '\0' ? "" : p);
 			return false;
 		}
+		fields |= t != T_PERCENT;
 	}
-	return true;
+	/* a mistyped name, not a line of plain text */
+	if (!fields)
+		snprintf(msg, msglen, "format `%s': neither json nor a line "
+		    "with a %%-field such as %%b", format);
+	return fields;
 }
 
 /* A token's text, for all but the bar; "" when it has none. */

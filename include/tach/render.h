@@ -60,7 +60,7 @@ size_t	render_format(const struct render_state *s, const char *format,
 	    size_t buflen);
 /*
  * Checks a -F format: false, with the reason in msg, when it has a token
- * render_format does not know.
+ * render_format does not know, or no field at all ("xml").
  */
 bool	render_format_check(const char *format, char *msg, size_t msglen);
 /* Zero-width characters that are escaped all the same (see render.c). */

@@ -66,7 +66,7 @@ if command -v jq >/dev/null; then
 	check "json: jq parses every line" jq -e . "$err" >/dev/null
 fi
 "$TACH" --format xml </dev/null 2>"$err"
-check "--format xml refused" grep -qF "format \`xml': only json is known" "$err"
+check "--format xml refused" grep -qF "format \`xml': neither json nor a line with a %-field" "$err"
 
 # --stats: exact count, rate statistics, and which side waited.
 # the second half waits until two intervals have passed

@@ -105,7 +105,8 @@ bad_values(void **state)
 	assert_string_equal(msg,
 	    "interval `0': not a number of seconds from 0.01 to 86400");
 	assert_int_equal(parse("tach", "--format", "xml", NULL), OPTIONS_BAD);
-	assert_string_equal(msg, "format `xml': only json is known");
+	assert_string_equal(msg, "format `xml': neither json nor a line with "
+	    "a %-field such as %b");
 	assert_int_equal(parse("tach", "-S", NULL), OPTIONS_BAD);
 	assert_string_equal(msg, "-S needs the length to stop at: -l");
 	assert_int_equal(parse("tach", "-D", "-1", NULL), OPTIONS_BAD);

@@ -278,6 +278,8 @@ format_strings(void **state)
 	assert_string_equal(msg, "format `%{nope} %b': unknown %{nope}");
 	assert_false(render_format_check("50%", msg, sizeof(msg)));
 	assert_false(render_format_check("%{bytes", msg, sizeof(msg)));
+	assert_false(render_format_check("xml", msg, sizeof(msg)));
+	assert_false(render_format_check("100%%", msg, sizeof(msg)));
 }
 
 static void
