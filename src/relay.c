@@ -86,10 +86,11 @@ relay_serviced(struct relay *r)
 
 /*
  * With -S, no call moves past the size to stop at, and reaching it ends
- * the transfer.  With -L, a call may move the bytes it is due: tach sleeps until the
- * bytes so far are paid for at the limit, then moves at most 50 ms' worth,
- * so zero-copy calls stay zero-copy, only shorter.  A slow source does not
- * bank more than half a second of credit for a burst later.
+ * the transfer.  With -L, a call may move the bytes it is due: tach
+ * sleeps until the bytes so far are paid for at the limit, then moves at
+ * most 50 ms' worth, so zero-copy calls stay zero-copy, only shorter.  A
+ * slow source does not bank more than half a second of credit for a burst
+ * later; time stopped by ^Z banks none.
  */
 size_t
 relay_chunk(struct relay *r, enum relay_end *end)
