@@ -272,6 +272,8 @@ skip_block(struct relay *r, enum relay_end *end)
 	len = blk - (size_t)(at % (off_t)blk);	/* to the block's end */
 	if ((off_t)len > size - at)
 		len = (size_t)(size - at);
+	if (r->stop_at > 0 && len > r->stop_at - r->bytes)
+		len = (size_t)(r->stop_at - r->bytes);	/* -S holds */
 	memset(r->buf, 0, len);
 	if ((*end = relay_write(r, r->buf, len)) != RELAY_EOF)
 		return -1;

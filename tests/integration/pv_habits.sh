@@ -82,6 +82,14 @@ if command -v strace >/dev/null; then
 	check "-E to the end: zeros, same size" cmp -s "$WORK/want" "$out"
 	check "-E to the end: one range" grep -qxF \
 	    "tach: $WORK/data: unreadable, sent as zeros: bytes 131072-3000006 (2868935)" "$err"
+	# -S holds over the zeros: the first block fails, 1000 bytes asked
+	strace -qq -o /dev/null -e inject=read:error=EIO:when=$((base + 1)) \
+	    "$TACH" -q -E -S -l 1000 --no-splice -b 64k <"$WORK/data" \
+	    >"$out" 2>"$err"
+	status=$?
+	check "-E -S: exit 1 (got $status)" [ $status -eq 1 ]
+	check "-E -S: exactly 1000 zeros" sh -c \
+	    "head -c 1000 /dev/zero | cmp -s - '$out'"
 	# a pipe cannot be skipped over: the error stands
 	cat "$WORK/data" | strace -qq -o /dev/null \
 	    -e inject=read:error=EIO:when=$((base + 3)) \
