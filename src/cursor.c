@@ -96,6 +96,8 @@ scroll_above(int tty, int row, int at_row, int at_col)
 	char seq[96];
 	int n;
 
+	if (row == 1)
+		return true;	/* the top row: nothing above it to keep */
 	n = snprintf(seq, sizeof(seq), "\033[1;%dr\033[%d;1H\n\033[r"
 	    "\033[%d;%dH", row, row, at_row, at_col);
 	return n > 0 && (size_t)n < sizeof(seq) &&
