@@ -36,6 +36,7 @@ fi
 # -n: whole percentages, one a line, never falling, ending at 100.  The
 # second half waits until the first has been reported.
 close_gate
+rm -f "$err"	# the waits below read it: nothing stale
 (head -c 1000000 /dev/zero; gated; head -c 1000000 /dev/zero) |
     "$TACH" -n -i 0.1 -l 2000000 2>"$err" >/dev/null &
 pid=$!
@@ -52,6 +53,7 @@ check "-n: 4 bytes of 4 is 100" [ "$(tail -n 1 "$err")" = 100 ]
 
 # --format json: an object an interval, the last one final.
 close_gate
+rm -f "$err"
 (head -c 1000000 /dev/zero; gated) |
     "$TACH" --format json -i 0.1 -l 2000000 2>"$err" >/dev/null &
 pid=$!
@@ -71,6 +73,7 @@ check "--format xml refused" grep -qF "format \`xml': neither json nor a line wi
 # --stats: exact count, rate statistics, and which side waited.
 # the second half waits until two intervals have passed
 close_gate
+rm -f "$err"
 { head -c 6000000 /dev/zero; gated; head -c 6345678 /dev/zero; } |
     "$TACH" --stats --format json -i 0.1 2>"$err" >/dev/null &
 pid=$!

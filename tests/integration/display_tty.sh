@@ -74,6 +74,7 @@ run "clear; stty tostop; ($GATED; head -c 1000 /dev/zero) | '$TACH' -l 2000 -p b
 check "background job started" wait_for "[1]"
 # the job's tach has drawn its first frame by the time it reads stdin;
 # its handlers are a sign it got that far
+wait_until 60 pgrep -f -- "-p bg:" >/dev/null
 bgpid=$(pgrep -n -f -- "-p bg:")
 check "background tach running" wait_until 60 caught "$bgpid" ALRM
 snap >/dev/null

@@ -44,6 +44,7 @@ check "json: an interrupted run" sh -c "tail -n 1 '$err' | grep -qF '\"result\":
 
 # --stats: data that came late still counts, in the last partial interval.
 close_gate
+rm -f "$err"	# the waits below read it: nothing stale
 { gated; head -c 1000000 /dev/zero; } |
     "$TACH" --stats --format json -i 0.5 2>"$err" >/dev/null &
 pid=$!
@@ -72,6 +73,7 @@ done
 # -L after a stall: at most the documented half second of credit, on
 # tach's own clock.  The source stalls for over a second at the gate.
 close_gate
+rm -f "$err"
 { head -c 10000 /dev/zero; gated; head -c 300000 /dev/zero; } |
     "$TACH" -L 100k --format json -i 0.1 2>"$err" >/dev/null &
 pid=$!

@@ -118,6 +118,7 @@ fi
 
 # -D: nothing before the delay, so the first frame's clock says 1 s.
 close_gate
+rm -f "$err"	# the wait below reads it: nothing stale
 (printf abc; gated) | "$TACH" --force -D 1 -i 0.05 2>"$err" >/dev/null &
 pid=$!
 check "-D 1: drawn after the delay" wait_until 60 size_at_least "$err" 1

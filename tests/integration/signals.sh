@@ -66,7 +66,8 @@ for sig in INT TERM HUP; do
 	for mode in filter command; do
 		sleep 600 >"$WORK/fifo" &
 		feeder=$!
-		rm -f "$WORK/child"
+		# a stale $err would pass the first-frame wait at once
+		rm -f "$WORK/child" "$err"
 		# a shell starts background jobs with SIGINT ignored, and
 		# tach keeps what it was given: give it the default
 		if [ $mode = filter ]; then
