@@ -111,7 +111,7 @@ main(int argc, char *argv[])
 	enum relay_end end;
 	pid_t cmd = -1;
 	int out = STDOUT_FILENO, cmd_status = 0, source_status;
-	const char *out_name;
+	const char *in_name, *out_name;
 	bool skipped;
 
 	standard_fds_open();
@@ -121,6 +121,8 @@ main(int argc, char *argv[])
 	input_open(&in, &opts);
 	if (opts.cmd != NULL)
 		out = start_command(&opts, &in, &cmd);
+	/* what the relay reads and writes, as messages name them */
+	in_name = opts.decompress ? in.decompressor_name : in.name;
 	out_name = cmd != -1 ? opts.cmd[0] : "stdout";
 	relay_init(&relay, in.fd, out, buffer_size(&opts, in.fd, out),
 	    !opts.no_splice);
@@ -167,13 +169,11 @@ main(int argc, char *argv[])
 			return exit_status(cmd_status);
 		broken_pipe(out_name);
 	case RELAY_READ_ERROR:
-		errc(1, relay.error, "reading %s", opts.decompress ?
-		    in.decompressor_name : in.name);
+		errc(1, relay.error, "reading %s", in_name);
 	case RELAY_WRITE_ERROR:
 		errc(1, relay.error, "writing %s", out_name);
 	case RELAY_MOVE_ERROR:
-		errc(1, relay.error, "splicing %s to %s", opts.decompress ?
-		    in.decompressor_name : in.name, out_name);
+		errc(1, relay.error, "splicing %s to %s", in_name, out_name);
 	}
 	if (signals_fatal() != 0)
 		signals_die(signals_fatal());

@@ -97,8 +97,7 @@ relay_chunk(struct relay *r, enum relay_end *end)
 {
 	double now, due;
 	struct timespec ts;
-	/* never 0 but to stop, whatever was done to bufsize since relay_init */
-	size_t most = r->bufsize > 0 ? r->bufsize : 1, chunk;
+	size_t most = r->bufsize, chunk;	/* relay_init: at least 1 */
 
 	*end = RELAY_EOF;	/* what a 0 means, unless a signal stops it */
 	if (r->stop_at > 0) {
