@@ -14,25 +14,9 @@ set -eu
 
 rounds=7
 gib=1
-report=/dev/stdout
-while getopts r:g:o: opt; do
-	case $opt in
-	r) rounds=$OPTARG ;;
-	g) gib=$OPTARG ;;
-	o) report=$OPTARG ;;
-	*) echo "usage: $0 [-r rounds] [-g GiB] [-o file] [tach]" >&2; exit 1 ;;
-	esac
-done
-shift $((OPTIND - 1))
-tach=$(realpath "${1:-build/tach}")
-for tool in pv script /usr/bin/time; do
-	command -v "$tool" >/dev/null || { echo "$0: needs $tool" >&2; exit 1; }
-done
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+needs="pv script /usr/bin/time"
+. "$(dirname "$0")/benchmark-lib.sh"
 bytes=$((gib * 1073741824))
-results=$work/results
 
 # filter NAME: the command line of a middle stage, or nothing.
 filter() {
@@ -106,14 +90,7 @@ done
 	echo
 	echo "| pipeline | filter | median GiB/s | min–max GiB/s | vs pv | vs bare | CPU s/GiB | peak RSS MiB |"
 	echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-	awk -v gib="$gib" '
-	function median(list,   n, a, i, j, t) {
-		n = split(list, a, " ")
-		for (i = 1; i <= n; i++)
-			for (j = i + 1; j <= n; j++)
-				if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-	}
+	awk -v gib="$gib" "$awk_median"'
 	{
 		key = $1 SUBSEP $2
 		if (!(key in seen)) { seen[key] = 1; order[++count] = key }

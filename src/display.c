@@ -59,7 +59,7 @@ state_at(struct display *d, double t, bool final, struct render_state *s,
     char *note, size_t notelen)
 {
 	const struct meter *progress = &d->meter;
-	uint64_t bytes = d->relay->bytes;
+	uint64_t bytes = d->lines ? d->relay->records : d->relay->bytes;
 
 	meter_update(&d->meter, t, bytes);
 	memset(s, 0, sizeof(*s));
@@ -71,6 +71,7 @@ state_at(struct display *d, double t, bool final, struct render_state *s,
 	}
 	s->prefix = d->prefix;
 	s->bytes = bytes;
+	s->lines = d->lines;
 	s->size = d->size;
 	s->rate = meter_rate(&d->meter, METER_RATE_WINDOW);
 	s->average = meter_average(&d->meter);
@@ -79,7 +80,7 @@ state_at(struct display *d, double t, bool final, struct render_state *s,
 	s->stalled = meter_stalled(&d->meter);
 	s->final = final;
 	s->phase = d->phase++;
-	s->note = bottleneck(d, t, note, notelen);
+	s->note = d->flushing ? "flushing" : bottleneck(d, t, note, notelen);
 	s->name = d->name;
 	s->waiting = -1;
 	if (d->format != NULL) {
@@ -171,9 +172,14 @@ json(const struct display *d, const struct render_state *s,
 		json_string(d->name);
 		fputc(',', stderr);
 	}
-	fprintf(stderr, "\"elapsed\":%.3f,\"bytes\":%llu,\"rate\":%.1f,"
-	    "\"average\":%.1f", s->elapsed, (unsigned long long)s->bytes,
-	    s->rate, s->average);
+	/* in line mode the rates, size and percentage count lines */
+	fprintf(stderr, "\"elapsed\":%.3f,\"bytes\":%llu,", s->elapsed,
+	    (unsigned long long)d->relay->bytes);
+	if (s->lines)
+		fprintf(stderr, "\"lines\":%llu,\"unit\":\"lines\",",
+		    (unsigned long long)s->bytes);
+	fprintf(stderr, "\"rate\":%.1f,\"average\":%.1f", s->rate,
+	    s->average);
 	if (s->size > 0 || (d->size_known && s->final))
 		fprintf(stderr, ",\"size\":%llu,\"percent\":%.2f",
 		    (unsigned long long)s->size, s->done >= s->size ? 100.0 :
@@ -246,25 +252,34 @@ release(struct display *d)
 	d->drawn = false;
 }
 
+void
+display_aside(struct display *d)
+{
+	if (d->term.fd == STDERR_FILENO && !d->cursor)
+		release(d);
+}
+
 /* SIGUSR1 (SIGINFO): the counters, once, on stderr, as dd does. */
 static void
 report(struct display *d)
 {
-	char amount[32], rate[32], elapsed[32];
+	char amount[32], rate[32], elapsed[32], lines[48] = "";
 	double t = transfer_clock(d);
-	uint64_t bytes = d->relay->bytes;
+	uint64_t bytes = d->relay->bytes, records = d->relay->records;
 
-	if (d->term.fd == STDERR_FILENO && !d->cursor)
-		release(d);
+	display_aside(d);
 	render_iec((double)bytes, amount, sizeof(amount));
 	render_iec(t > 0 ? (double)bytes / t : 0, rate, sizeof(rate));
+	if (d->lines)
+		snprintf(lines, sizeof(lines), "%llu lines, ",
+		    (unsigned long long)records);
 	/* a short run in seconds and milliseconds, as dd */
 	if (t < 60)
 		snprintf(elapsed, sizeof(elapsed), "%.3f s", t);
 	else
 		render_duration(t, elapsed, sizeof(elapsed));
-	fprintf(stderr, "%s: %llu bytes (%s) in %s, %s/s\n", getprogname(),
-	    (unsigned long long)bytes, amount, elapsed, rate);
+	fprintf(stderr, "%s: %s%llu bytes (%s) in %s, %s/s\n", getprogname(),
+	    lines, (unsigned long long)bytes, amount, elapsed, rate);
 }
 
 /* ^Z: tidy the terminal, stop, and on fg leave the stop out of the clock. */
@@ -282,20 +297,21 @@ suspend(struct display *d)
 		term_write(&d->term, d->term.civis, strlen(d->term.civis));
 }
 
+/* The line's label: "NAME: " (-N), the file being read (several -f), -p. */
 static char *
-label(const struct options *opts)
+label(const char *name, const char *file, const char *prefix)
 {
-	size_t len;
+	size_t len = 1;
 	char *s;
 
-	if (opts->name == NULL)
-		return opts->prefix == NULL ? NULL : strdup(opts->prefix);
-	len = strlen(opts->name) + 3 + (opts->prefix ? strlen(opts->prefix) :
-	    0);
+	if (name == NULL && file == NULL)
+		return prefix == NULL ? NULL : strdup(prefix);
+	len += (name ? strlen(name) + 2 : 0) + (file ? strlen(file) + 1 : 0) +
+	    (prefix ? strlen(prefix) : 0);
 	if ((s = malloc(len)) == NULL)
 		err(1, "label");
-	snprintf(s, len, "%s: %s", opts->name, opts->prefix ? opts->prefix :
-	    "");
+	snprintf(s, len, "%s%s%s%s%s", name ? name : "", name ? ": " : "",
+	    file ? file : "", file && prefix ? " " : "", prefix ? prefix : "");
 	return s;
 }
 
@@ -311,7 +327,9 @@ display_start(struct display *d, const struct options *opts,
 	memset(d, 0, sizeof(*d));
 	d->input = in;
 	d->relay = r;
-	d->prefix = label(opts);
+	d->label = opts->prefix;
+	d->prefix = label(opts->name, opts->nfiles > 1 ? in->name : NULL,
+	    opts->prefix);
 	d->name = opts->name;
 	d->format = opts->format;
 	d->size = in->size;
@@ -325,6 +343,7 @@ display_start(struct display *d, const struct options *opts,
 	d->numeric = opts->numeric;
 	d->json = opts->json;
 	d->stats = opts->stats;
+	d->lines = opts->records != -1;
 	/* -n and --format json replace the bar, as pv -n does */
 	d->active = !opts->quiet && !machine && (opts->force || isatty(fd));
 	d->origin = clock_now();
@@ -346,6 +365,20 @@ display_start(struct display *d, const struct options *opts,
 	}
 	signals_timer(d->interval);
 	(void)emit(d, false, DISPLAY_COMPLETE);
+}
+
+void
+display_flushing(struct display *d)
+{
+	d->flushing = true;
+	(void)emit(d, false, DISPLAY_COMPLETE);
+}
+
+void
+display_reading(struct display *d, const char *file)
+{
+	free(d->prefix);
+	d->prefix = label(d->name, file, d->label);
 }
 
 bool
@@ -378,11 +411,17 @@ print_stats(struct display *d, double t)
 	render_iec(t > 0 ? (double)r->bytes / t : 0, a[0], sizeof(a[0]));
 	fprintf(stderr, "%s: %llu bytes in %.3f s, %s/s\n", getprogname(),
 	    (unsigned long long)r->bytes, t, a[0]);
-	render_iec(sum.min, a[0], sizeof(a[0]));
-	render_iec(sum.median, a[1], sizeof(a[1]));
-	render_iec(sum.mean, a[2], sizeof(a[2]));
-	render_iec(sum.max, a[3], sizeof(a[3]));
-	render_iec(sum.stddev, a[4], sizeof(a[4]));
+	if (d->lines) {
+		render_amount(t > 0 ? (double)r->records / t : 0, true, a[0],
+		    sizeof(a[0]));
+		fprintf(stderr, "%s: %llu lines in %.3f s, %s/s\n",
+		    getprogname(), (unsigned long long)r->records, t, a[0]);
+	}
+	render_amount(sum.min, d->lines, a[0], sizeof(a[0]));
+	render_amount(sum.median, d->lines, a[1], sizeof(a[1]));
+	render_amount(sum.mean, d->lines, a[2], sizeof(a[2]));
+	render_amount(sum.max, d->lines, a[3], sizeof(a[3]));
+	render_amount(sum.stddev, d->lines, a[4], sizeof(a[4]));
 	if (d->full == 0)
 		fprintf(stderr, "%s: rate not measured: the run was shorter "
 		    "than half an interval (%g s)\n", getprogname(),
@@ -402,6 +441,7 @@ display_finish(struct display *d, enum display_outcome outcome)
 	double t;
 
 	signals_timer(0);
+	d->flushing = false;
 	t = emit(d, true, outcome);
 	release(d);
 	if (d->stats)

@@ -171,10 +171,11 @@ start_decompressor(struct input *in, const struct options *opts)
 /*
  * cat's rule, made safe: copying a regular file onto itself would read
  * back what it writes (appending, or writing ahead of the reading) and
- * grow until the disk is full.  Only an empty copy is let through.
+ * grow until the disk is full.  True for such an input; an empty copy
+ * is let through.
  */
-static void
-refuse_own_output(int fd, const char *name)
+static bool
+own_output(int fd)
 {
 	struct stat in, out;
 	off_t in_pos, out_pos;
@@ -183,30 +184,41 @@ refuse_own_output(int fd, const char *name)
 	if (fstat(fd, &in) == -1 || fstat(STDOUT_FILENO, &out) == -1 ||
 	    !S_ISREG(in.st_mode) || in.st_dev != out.st_dev ||
 	    in.st_ino != out.st_ino)
-		return;
+		return false;
 	flags = fcntl(STDOUT_FILENO, F_GETFL);
 	in_pos = lseek(fd, 0, SEEK_CUR);
 	out_pos = lseek(STDOUT_FILENO, 0, SEEK_CUR);
-	if (flags == -1 || (flags & O_APPEND) || in_pos < in.st_size ||
-	    out_pos < in.st_size)
-		errx(1, "%s: input file is output file", name);
+	return flags == -1 || (flags & O_APPEND) || in_pos < in.st_size ||
+	    out_pos < in.st_size;
 }
 
-void
-input_open(struct input *in, const struct options *opts)
+bool
+input_open(struct input *in, const struct options *opts, const char *file)
 {
 	memset(in, 0, sizeof(*in));
 	in->fd = STDIN_FILENO;
 	in->name = "stdin";
 	in->source = -1;
 	in->decompressor = in->feeder = -1;
-	if (opts->file != NULL) {
-		in->name = opts->file;
-		if ((in->fd = open(opts->file, O_RDONLY | O_CLOEXEC)) == -1)
-			err(1, "%s", opts->file);
+	if (file != NULL) {
+		in->name = file;
+		/* a FIFO waits for its writer; the display's timer goes on */
+		while ((in->fd = open(file, O_RDONLY | O_CLOEXEC)) == -1 &&
+		    errno == EINTR && signals_fatal() == 0)
+			;
+		if (in->fd == -1) {
+			if (errno != EINTR)	/* else a signal ends tach */
+				warn("%s", file);
+			return false;
+		}
 	}
-	if (opts->cmd == NULL)
-		refuse_own_output(in->fd, in->name);
+	if (opts->cmd == NULL && own_output(in->fd)) {
+		warnx("%s: input file is output file", in->name);
+		if (file != NULL)
+			close(in->fd);
+		in->fd = -1;
+		return false;
+	}
 	if (opts->size >= 0) {
 		in->size = (uint64_t)opts->size;
 		in->size_known = opts->size > 0;	/* -l 0: unknown */
@@ -215,6 +227,38 @@ input_open(struct input *in, const struct options *opts)
 		start_decompressor(in, opts);
 	else if (opts->size < 0)
 		in->size = length_of(in->fd, &in->size_known);
+	return true;
+}
+
+uint64_t
+input_total(const struct options *opts, bool *known)
+{
+	uint64_t total = 0, size = 0;
+	struct stat sb;
+	bool one;
+	int fd;
+
+	*known = true;
+	for (size_t i = 0; i < opts->nfiles; i++, total += size) {
+		size = 0;
+		/*
+		 * Only files and disks are opened to be measured: opening a
+		 * FIFO would let its writer go on, and closing it then would
+		 * break the writer's pipe.
+		 */
+		if (stat(opts->files[i], &sb) == -1)
+			continue;	/* said when its turn comes */
+		one = S_ISREG(sb.st_mode) || (S_ISBLK(sb.st_mode) &&
+		    !opts->decompress);
+		if (one && (fd = open(opts->files[i], O_RDONLY |
+		    O_CLOEXEC)) != -1) {
+			size = length_of(fd, &one);
+			close(fd);
+		} else
+			one = false;
+		*known = *known && one;
+	}
+	return *known ? total : 0;
 }
 
 int
@@ -256,6 +300,6 @@ input_source_done(const struct input *in)
 {
 	off_t here = lseek(in->source, 0, SEEK_CUR);
 
-	return here > in->source_start ? (uint64_t)(here - in->source_start) :
-	    0;
+	return in->source_before + (here > in->source_start ?
+	    (uint64_t)(here - in->source_start) : 0);
 }

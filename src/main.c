@@ -1,9 +1,10 @@
 /*
- * tach: copy standard input (or -f file) to standard output, or into a
- * command, while drawing a progress and rate bar on the terminal.
+ * tach: copy standard input (or each -f file in turn) to standard output,
+ * or into a command, while drawing a progress and rate bar on the terminal.
  *
  * Data flow: options -> input (a file, stdin, or a decompressor's output)
- * -> relay (the transfer engine) -> stdout or cmd's stdin.  The relay
+ * -> relay (the transfer engine) -> stdout or cmd's stdin, input after
+ * input, through one relay and one display.  The relay
  * calls display_service() whenever a signal arrived; the display feeds
  * the meter and redraws through the renderer and the terminal layer.
  */
@@ -85,15 +86,39 @@ broken_pipe(const char *out)
 	errc(1, EPIPE, "writing %s", out);
 }
 
-/* -E: every range sent as zeros, by offset in the input; false if none. */
+/*
+ * Opens the next input that can be read, from opts->files[*next] on (or
+ * stdin); false when none is left.  One that cannot is reported and
+ * leaves *failed set: cat's rule.
+ */
 static bool
-report_skipped(struct relay *r, const char *name)
+open_next(struct input *in, const struct options *opts, size_t *next,
+    bool *failed)
+{
+	size_t inputs = opts->nfiles > 0 ? opts->nfiles : 1;
+
+	while (*next < inputs && signals_fatal() == 0) {
+		if (input_open(in, opts, opts->nfiles > 0 ?
+		    opts->files[*next] : NULL)) {
+			(*next)++;
+			return true;
+		}
+		(*next)++;
+		*failed = true;
+	}
+	return false;
+}
+
+/* -E: every range sent as zeros, by offset in its input; false if none. */
+static bool
+report_skipped(struct relay *r, const struct options *opts)
 {
 	bool any = r->nskipped > 0;
 
 	for (size_t i = 0; i < r->nskipped; i++)
 		warnx("%s: unreadable, sent as zeros: bytes %llu-%llu (%llu)",
-		    name, (unsigned long long)r->skipped[i].offset,
+		    opts->nfiles > 0 ? opts->files[r->skipped[i].part] :
+		    "stdin", (unsigned long long)r->skipped[i].offset,
 		    (unsigned long long)(r->skipped[i].offset +
 		    r->skipped[i].length - 1),
 		    (unsigned long long)r->skipped[i].length);
@@ -112,17 +137,28 @@ main(int argc, char *argv[])
 	pid_t cmd = -1;
 	int out = STDOUT_FILENO, cmd_status = 0, source_status;
 	const char *in_name, *out_name;
-	bool skipped;
+	size_t next = 0;
+	uint64_t before;
+	bool skipped, failed = false, at_size;
 
 	standard_fds_open();
 	setlocale(LC_ALL, "");
 	options_get(&opts, argc, argv);
 	signals_install();
-	input_open(&in, &opts);
+	if (!open_next(&in, &opts, &next, &failed)) {
+		if (signals_fatal() != 0)
+			signals_die(signals_fatal());
+		return 1;
+	}
+	if (opts.nfiles > 1 && opts.size < 0)
+		in.size = input_total(&opts, &in.size_known);
+	/* a file's length is in bytes; only -l (or -z's position) is lines */
+	if (opts.records != -1 && opts.size < 0 && in.source == -1) {
+		in.size = 0;
+		in.size_known = false;
+	}
 	if (opts.cmd != NULL)
 		out = start_command(&opts, &in, &cmd);
-	/* what the relay reads and writes, as messages name them */
-	in_name = opts.decompress ? in.decompressor_name : in.name;
 	out_name = cmd != -1 ? opts.cmd[0] : "stdout";
 	relay_init(&relay, in.fd, out, buffer_size(&opts, in.fd, out),
 	    !opts.no_splice);
@@ -130,22 +166,59 @@ main(int argc, char *argv[])
 	if (opts.stop_at_size)
 		relay.stop_at = (uint64_t)opts.size;
 	relay.skip_errors = opts.skip_errors;
+	relay.separator = opts.records;
+	if (opts.sync)
+		writeback_init(&relay.writeback, out);
 	relay.timed = opts.stats;
 	relay.service = display_service;
 	relay.ctx = &display;
 	display_start(&display, &opts, &in, &relay);
 
-	end = relay_run(&relay);
+	for (;;) {
+		relay.in = in.fd;
+		relay.part = next - 1;
+		/* what the relay reads, as messages name it */
+		in_name = opts.decompress ? in.decompressor_name : in.name;
+		end = relay_run(&relay);
+		at_size = relay.stop_at > 0 && relay.bytes >= relay.stop_at;
+		if (at_size || (end != RELAY_EOF && end != RELAY_READ_ERROR) ||
+		    next >= opts.nfiles)
+			break;
+		/* cat's rule: a bad input is reported, the rest still copied */
+		if (end == RELAY_READ_ERROR) {
+			display_aside(&display);
+			warnc(relay.error, "reading %s", in_name);
+			failed = true;
+		}
+		before = in.source != -1 ? input_source_done(&in) : 0;
+		if (input_close(&in, end != RELAY_EOF) != 0)
+			failed = true;
+		end = RELAY_EOF;
+		if (!open_next(&in, &opts, &next, &failed)) {
+			if (signals_fatal() != 0)
+				end = RELAY_STOPPED;
+			break;		/* in is closed; closing again is harmless */
+		}
+		in.source_before = before;
+		display_reading(&display, in.name);
+	}
 	relay_free(&relay);
 
+	/* -Y: the run ends when the device has it all */
+	if (end == RELAY_EOF && relay.writeback.fd != -1) {
+		display_flushing(&display);
+		if (writeback_finish(&relay.writeback) == -1) {
+			end = RELAY_WRITE_ERROR;
+			relay.error = errno;
+		}
+	}
 	/* cmd sees the end of its input; a late write error shows here */
 	if (close(out) == -1 && end == RELAY_EOF && errno != EINTR) {
 		end = errno == EPIPE ? RELAY_BROKEN_PIPE : RELAY_WRITE_ERROR;
 		relay.error = errno;
 	}
 	/* stopped at -S: what feeds tach is stopped too, not waited for */
-	source_status = input_close(&in, end != RELAY_EOF ||
-	    (relay.stop_at > 0 && relay.bytes >= relay.stop_at));
+	source_status = input_close(&in, end != RELAY_EOF || at_size);
 	if (cmd != -1) {
 		if (end == RELAY_STOPPED)
 			kill(cmd, signals_fatal());
@@ -154,9 +227,10 @@ main(int argc, char *argv[])
 	/* complete: tach will exit 0, all moved or cmd content to stop */
 	display_finish(&display, end == RELAY_STOPPED ? DISPLAY_INTERRUPTED :
 	    (end == RELAY_EOF || (end == RELAY_BROKEN_PIPE && cmd != -1)) &&
-	    cmd_status == 0 && source_status == 0 && relay.nskipped == 0 ?
-	    DISPLAY_COMPLETE : DISPLAY_FAILED);
-	skipped = report_skipped(&relay, in.name);
+	    cmd_status == 0 && source_status == 0 && relay.nskipped == 0 &&
+	    !failed ? DISPLAY_COMPLETE : DISPLAY_FAILED);
+	skipped = report_skipped(&relay, &opts);
+	options_free(&opts);
 
 	switch (end) {
 	case RELAY_EOF:
@@ -181,5 +255,6 @@ main(int argc, char *argv[])
 		return exit_status(cmd_status);
 	if (source_status != 0)
 		return exit_status(source_status);
-	return skipped ? 1 : 0;		/* -E: rescued, not whole */
+	/* -E: rescued, not whole; several -f: one could not be read */
+	return skipped || failed ? 1 : 0;
 }

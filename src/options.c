@@ -21,6 +21,7 @@ enum {
 	OPT_FORCE = CHAR_MAX + 1,
 	OPT_NO_SPLICE,
 	OPT_STATS,
+	OPT_LINE_MODE,
 	OPT_HELP,
 	OPT_VERSION
 };
@@ -43,6 +44,9 @@ static const struct option long_options[] = {
 	{ "skip-errors",	no_argument,	   NULL, 'E' },
 	{ "stop-at-size",	no_argument,	   NULL, 'S' },
 	{ "wait",		no_argument,	   NULL, 'W' },
+	{ "sync",		no_argument,	   NULL, 'Y' },
+	{ "null",		no_argument,	   NULL, '0' },
+	{ "line-mode",		no_argument,	   NULL, OPT_LINE_MODE },
 	{ "force",		no_argument,	   NULL, OPT_FORCE },
 	{ "format",		required_argument, NULL, 'F' },
 	{ "no-splice",		no_argument,	   NULL, OPT_NO_SPLICE },
@@ -64,13 +68,14 @@ usage(bool as_progress)
 		    "       %*s [-p prefix] cmd [args...]\n", name, pad, "");
 	else
 		fprintf(stderr,
-		    "usage: %s [-cEenqSWz] [-b size] [-D seconds] [-f file] "
+		    "usage: %s [-0cEenqSWYz] [-b size] [-D seconds] [-f file]... "
 		    "[-i seconds]\n"
 		    "       %*s [-L rate] [-l length] [-N name] [-p prefix] "
 		    "[-w width]\n"
-		    "       %*s [-F format | --format json] [--force] [--no-splice] "
-		    "[--stats] [cmd [args ...]]\n",
-		    name, pad, "", pad, "");
+		    "       %*s [-F format | --format json] [--force] "
+		    "[--line-mode] [--no-splice]\n"
+		    "       %*s [--stats] [cmd [args ...]]\n",
+		    name, pad, "", pad, "", pad, "");
 	exit(1);
 }
 
@@ -87,8 +92,10 @@ static _Noreturn void
 help(bool as_progress)
 {
 	printf("usage: %s [options] %s\n"
-	    "Copy standard input (or -f file) to standard output, or into cmd,\n"
-	    "drawing a progress and rate bar on the terminal.\n\n"
+	    "Copy standard input (or each -f file in turn) to standard output,\n"
+	    "or into cmd, drawing a progress and rate bar on the terminal.\n\n"
+	    "  -0, --null              count NUL-terminated records: "
+	    "--line-mode with \\0\n"
 	    "  -b, --buffer-size SIZE  transfer buffer size (e.g. 1m, 2x64k)\n"
 	    "  -c, --cursor            keep a line of its own beside other "
 	    "tach -c\n"
@@ -101,7 +108,10 @@ help(bool as_progress)
 	    "                          %%b %%T %%N %%%% and %%{name}; or json: "
 	    "a JSON object\n"
 	    "                          each interval on stderr\n"
-	    "  -f, --file FILE         read FILE instead of standard input\n"
+	    "  -f, --file FILE         read FILE instead of standard input; "
+	    "repeat it\n"
+	    "                          to read several files in turn, as "
+	    "cat does\n"
 	    "  -i, --interval SEC      seconds between redraws (default 0.2)\n"
 	    "  -L, --rate-limit RATE   move at most RATE bytes a second\n"
 	    "  -l, --size SIZE         expected length of the input\n"
@@ -113,9 +123,14 @@ help(bool as_progress)
 	    "  -W, --wait              draw nothing until the first byte "
 	    "arrives\n"
 	    "  -w, --width N           draw N columns wide\n"
+	    "  -Y, --sync              keep little unwritten in the output's "
+	    "page cache,\n"
+	    "                          and flush it before the end\n"
 	    "  -z, --decompress        decompress the input (gzip, bzip2, "
 	    "xz, zstd, lz4)\n"
 	    "      --force             draw even when not on a terminal\n"
+	    "      --line-mode         count lines: the amounts, rates, -l "
+	    "and -S in lines\n"
 	    "      --no-splice         plain read/write, no zero-copy calls\n"
 	    "      --stats             print rate statistics and waits at "
 	    "the end\n"
@@ -151,7 +166,7 @@ flag_of(struct options *opts, int ch)
 		{ 'c', &opts->cursor }, { 'e', &opts->stderr_bar },
 		{ 'n', &opts->numeric }, { 'q', &opts->quiet },
 		{ 'S', &opts->stop_at_size }, { 'W', &opts->wait },
-		{ 'E', &opts->skip_errors },
+		{ 'E', &opts->skip_errors }, { 'Y', &opts->sync },
 		{ 'z', &opts->decompress }, { OPT_FORCE, &opts->force },
 		{ OPT_NO_SPLICE, &opts->no_splice }, { OPT_STATS, &opts->stats },
 	};
@@ -162,12 +177,25 @@ flag_of(struct options *opts, int ch)
 	return NULL;
 }
 
+/*
+ * -f: tach reads each file in turn; progress(1) reads only the last.  The
+ * list has room for every argument, so it is allocated once.
+ */
+static void
+add_file(struct options *opts, int argc, const char *file)
+{
+	if (opts->files == NULL &&
+	    (opts->files = calloc((size_t)argc, sizeof(*opts->files))) == NULL)
+		err(1, "file list");
+	if (opts->as_progress)
+		opts->nfiles = 0;
+	opts->files[opts->nfiles++] = file;
+}
+
 /* The options whose argument is kept as it is. */
 static const char **
 text_of(struct options *opts, int ch)
 {
-	if (ch == 'f')
-		return &opts->file;
 	if (ch == 'N')
 		return &opts->name;
 	return ch == 'p' ? &opts->prefix : NULL;
@@ -184,6 +212,7 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 
 	memset(opts, 0, sizeof(*opts));
 	opts->size = -1;
+	opts->records = -1;
 	opts->interval = 0.2;
 	base = strrchr(argv[0], '/');
 	base = base != NULL ? base + 1 : argv[0];
@@ -191,7 +220,7 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 	setprogname(base);
 	argv[0] = (char *)base;		/* getopt's messages name it */
 
-	while (ok && (ch = getopt_long(argc, argv, "+b:cD:EeF:f:i:L:l:N:np:qSWw:z",
+	while (ok && (ch = getopt_long(argc, argv, "+0b:cD:EeF:f:i:L:l:N:np:qSWw:Yz",
 	    long_options, NULL)) != -1) {
 		if ((flag = flag_of(opts, ch)) != NULL) {
 			*flag = true;
@@ -202,6 +231,16 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 			continue;
 		}
 		switch (ch) {
+		case 'f':
+			add_file(opts, argc, optarg);
+			break;
+		case '0':
+			opts->records = '\0';
+			break;
+		case OPT_LINE_MODE:
+			if (opts->records == -1)
+				opts->records = '\n';
+			break;
 		case 'b':
 			ok = size_arg("buffer size", optarg, 1, LLONG_MAX,
 			    &opts->bufsize, msg, msglen);
@@ -260,6 +299,14 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 	else if (opts->as_progress)
 		return OPTIONS_USAGE;
 	return OPTIONS_RUN;
+}
+
+void
+options_free(struct options *opts)
+{
+	free(opts->files);
+	opts->files = NULL;
+	opts->nfiles = 0;
 }
 
 void

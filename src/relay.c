@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "tach/clock.h"
+#include "tach/records.h"
 #include "tach/signals.h"
 #include "relay_tier.h"
 
@@ -59,6 +60,23 @@ relay_init(struct relay *r, int in, int out, size_t bufsize, bool zerocopy)
 		bufsize = 1;
 	r->bufsize = bufsize > RELAY_BUFSIZE_MAX ? RELAY_BUFSIZE_MAX : bufsize;
 	r->zerocopy = zerocopy;
+	r->separator = -1;
+	r->writeback.fd = -1;
+}
+
+unsigned char *
+relay_buffer(struct relay *r)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t alloc = (r->bufsize + (size_t)page - 1) / (size_t)page *
+	    (size_t)page;
+	void *buf;
+
+	if (r->buf != NULL)
+		return r->buf;
+	if ((errno = posix_memalign(&buf, (size_t)page, alloc)) != 0)
+		err(1, "buffer of %zu bytes", alloc);
+	return r->buf = buf;
 }
 
 void
@@ -84,6 +102,40 @@ relay_serviced(struct relay *r)
 	return r->service(r->ctx);
 }
 
+bool
+relay_count(struct relay *r, const unsigned char *data, size_t n,
+    enum relay_end *end)
+{
+	size_t all;
+
+	r->bytes += n;
+	if (r->separator != -1 && data != NULL)
+		r->records += records_count(data, n,
+		    (unsigned char)r->separator, UINT64_MAX, &all);
+	if (writeback_step(&r->writeback, r->bytes) == -1) {
+		r->error = errno;
+		*end = RELAY_WRITE_ERROR;
+		return false;
+	}
+	if (!relay_serviced(r)) {
+		*end = RELAY_STOPPED;
+		return false;
+	}
+	return true;
+}
+
+size_t
+relay_records_allowed(const struct relay *r, const unsigned char *data,
+    size_t n)
+{
+	size_t used = n;
+
+	if (r->separator != -1 && r->stop_at > r->records)
+		(void)records_count(data, n, (unsigned char)r->separator,
+		    r->stop_at - r->records, &used);
+	return used;
+}
+
 /*
  * With -S, no call moves past the size to stop at, and reaching it ends
  * the transfer.  With -L, a call may move the bytes it is due: tach
@@ -100,7 +152,10 @@ relay_chunk(struct relay *r, enum relay_end *end)
 	size_t most = r->bufsize, chunk;	/* relay_init: at least 1 */
 
 	*end = RELAY_EOF;	/* what a 0 means, unless a signal stops it */
-	if (r->stop_at > 0) {
+	if (r->stop_at > 0 && r->separator != -1) {
+		if (r->records >= r->stop_at)
+			return 0;	/* the tiers cut at the record */
+	} else if (r->stop_at > 0) {
 		if (r->bytes >= r->stop_at)
 			return 0;
 		if (most > r->stop_at - r->bytes)
@@ -218,11 +273,10 @@ relay_write(struct relay *r, const void *data, size_t len)
 	while (len > 0) {
 		n = transfer(r, false, (void *)p, len);
 		if (n > 0) {
+			if (!relay_count(r, p, (size_t)n, &end))
+				return end;
 			p += n;
 			len -= (size_t)n;
-			r->bytes += (uint64_t)n;
-			if (!relay_serviced(r))
-				return RELAY_STOPPED;
 			continue;
 		}
 		if (n == 0)
@@ -271,22 +325,26 @@ skip_block(struct relay *r, enum relay_end *end)
 	len = blk - (size_t)(at % (off_t)blk);	/* to the block's end */
 	if ((off_t)len > size - at)
 		len = (size_t)(size - at);
-	if (r->stop_at > 0 && len > r->stop_at - r->bytes)
+	if (r->stop_at > 0 && r->separator == -1 &&
+	    len > r->stop_at - r->bytes)
 		len = (size_t)(r->stop_at - r->bytes);	/* -S holds */
 	memset(r->buf, 0, len);
+	len = relay_records_allowed(r, r->buf, len);	/* -S in records */
 	if ((*end = relay_write(r, r->buf, len)) != RELAY_EOF)
 		return -1;
 	if (lseek(r->in, at + (off_t)len, SEEK_SET) == -1)
 		return 0;
 	s = r->nskipped > 0 ? &r->skipped[r->nskipped - 1] : NULL;
-	if (s != NULL && s->offset + s->length == (uint64_t)at) {
+	if (s != NULL && s->part == r->part &&
+	    s->offset + s->length == (uint64_t)at) {
 		s->length += len;	/* the bad stretch goes on */
 		return 1;
 	}
 	if ((s = realloc(r->skipped, (r->nskipped + 1) * sizeof(*s))) == NULL)
 		err(1, "skipped ranges");
 	r->skipped = s;
-	r->skipped[r->nskipped++] = (struct relay_skip){ (uint64_t)at, len };
+	r->skipped[r->nskipped++] = (struct relay_skip){ r->part,
+	    (uint64_t)at, len };
 	return 1;
 }
 
@@ -295,26 +353,20 @@ static enum relay_end
 copy_loop(struct relay *r)
 {
 	enum relay_end end;
-	size_t len;
+	size_t len, used;
 	ssize_t n;
 
-	if (r->buf == NULL) {
-		long page = sysconf(_SC_PAGESIZE);
-		size_t alloc = (r->bufsize + (size_t)page - 1) /
-		    (size_t)page * (size_t)page;
-		void *buf;
-
-		if ((errno = posix_memalign(&buf, (size_t)page, alloc)) != 0)
-			err(1, "buffer of %zu bytes", alloc);
-		r->buf = buf;
-	}
+	(void)relay_buffer(r);
 	for (;;) {
 		if ((len = relay_chunk(r, &end)) == 0)
 			return end;
 		n = transfer(r, true, r->buf, len);
 		if (n > 0) {
-			if ((end = relay_write(r, r->buf, (size_t)n)) !=
-			    RELAY_EOF)
+			/* -S in lines: what follows the record is left unread */
+			used = relay_records_allowed(r, r->buf, (size_t)n);
+			if (used < (size_t)n)
+				(void)lseek(r->in, (off_t)used - n, SEEK_CUR);
+			if ((end = relay_write(r, r->buf, used)) != RELAY_EOF)
 				return end;
 			continue;
 		}

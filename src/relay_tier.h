@@ -17,6 +17,21 @@ size_t	relay_chunk(struct relay *r, enum relay_end *end);
 /* Lets the main loop act on signals; false means stop. */
 bool	relay_serviced(struct relay *r);
 /*
+ * n more bytes were written: counts them (and in line mode the records
+ * in data, which is NULL outside it), keeps -Y's unwritten pages
+ * bounded, and services signals.  False, with *end set, to stop.
+ */
+bool	relay_count(struct relay *r, const unsigned char *data, size_t n,
+	    enum relay_end *end);
+/*
+ * Line mode with -S: of the n bytes in data, how many may move without
+ * passing the record to stop at.
+ */
+size_t	relay_records_allowed(const struct relay *r,
+	    const unsigned char *data, size_t n);
+/* The page-aligned buffer, allocated on first use. */
+unsigned char	*relay_buffer(struct relay *r);
+/*
  * Waits until each named side has been ready once; false, with *end set,
  * when the transfer must end.
  */

@@ -72,6 +72,29 @@ render_iec(double value, char *buf, size_t buflen)
 }
 
 void
+render_amount(double value, bool lines, char *buf, size_t buflen)
+{
+	static const char units[] = "kMGTPE";
+	int u = -1;
+
+	if (!lines) {
+		render_iec(value, buf, buflen);
+		return;
+	}
+	if (!(value >= 0))
+		value = 0;
+	while (value >= 999.5 && u < 5) {
+		value /= 1000;
+		u++;
+	}
+	if (u == -1)
+		snprintf(buf, buflen, "%.0f lines", value);
+	else
+		snprintf(buf, buflen, "%.*f%c lines", value < 9.995 ? 2 :
+		    value < 99.95 ? 1 : 0, value, units[u]);
+}
+
+void
 render_duration(double seconds, char *buf, size_t buflen)
 {
 	unsigned long long s, days;
@@ -265,14 +288,14 @@ fields_of(const struct render_state *s, struct field *f)
 		add(f, &n, TEXT, 10, "%s", txt);
 		add(f, &n, BAR, 8, "%s", "");
 	}
-	render_iec((double)s->bytes, num, sizeof(num));
+	render_amount((double)s->bytes, s->lines, num, sizeof(num));
 	add(f, &n, TEXT, known && !s->final ? 6 : 9, "%8s", num);
 	if (!s->final) {
-		render_iec(s->rate, num, sizeof(num));
+		render_amount(s->rate, s->lines, num, sizeof(num));
 		snprintf(txt, sizeof(txt), "%s/s", num);
 		add(f, &n, TEXT, 7, "%10s", s->stalled ? "stalled" : txt);
 	}
-	render_iec(s->average, num, sizeof(num));
+	render_amount(s->average, s->lines, num, sizeof(num));
 	snprintf(txt, sizeof(txt), "avg %s/s", num);
 	add(f, &n, TEXT, s->final ? 8 : 3, "%14s", txt);
 	render_duration(s->elapsed, num, sizeof(num));
@@ -463,12 +486,12 @@ token_text(const struct render_state *s, enum token t, char *buf,
 		break;
 	case T_RATE:
 	case T_AVERAGE:
-		render_iec(t == T_RATE ? s->rate : s->average, num,
-		    sizeof(num));
+		render_amount(t == T_RATE ? s->rate : s->average, s->lines,
+		    num, sizeof(num));
 		snprintf(buf, len, "%s/s", num);
 		break;
 	case T_BYTES:
-		render_iec((double)s->bytes, buf, len);
+		render_amount((double)s->bytes, s->lines, buf, len);
 		break;
 	case T_BUFFER:
 		if (s->waiting >= 0)

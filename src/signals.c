@@ -106,9 +106,10 @@ signals_install(void)
 	catch_unless_ignored(SIGINT);
 	catch_unless_ignored(SIGTERM);
 	catch_unless_ignored(SIGHUP);
-	catch(SIGUSR1, SA_RESTART);
+	/* the report comes at once, as dd's, even while a call is blocked */
+	catch(SIGUSR1, 0);
 #ifdef HAVE_SIGINFO
-	catch(SIGINFO, SA_RESTART);
+	catch(SIGINFO, 0);
 #endif
 }
 

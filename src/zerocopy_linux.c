@@ -4,6 +4,11 @@
  * bytes (and says how many) or moves none, so falling back to read/write at
  * any point loses and repeats nothing.
  *
+ * In line mode the records are counted from a look at the bytes before
+ * they move: a tee(2) of an input pipe into a pipe of tach's own, or a
+ * pread of a file; the data itself still moves by splice or
+ * copy_file_range.
+ *
  * vmsplice is left out on purpose: it lends our buffer's pages to the pipe,
  * and a downstream splice (tach | tach) can hold them long after the call
  * returns, so reusing the buffer could change bytes in flight.  See
@@ -112,19 +117,17 @@ wait_for_side(struct relay *r, enum relay_end *end)
 enum side { SIDE_READ, SIDE_WRITE, SIDE_EITHER };
 
 /*
+ * After a call that moved n bytes (data: them, in line mode), or failed.
  * Returns 1 to go on, 0 to fall back to read/write, -1 when the transfer
  * ended (with *end set).
  */
 static int
-moved(struct relay *r, ssize_t n, enum side side, size_t *largest,
-    enum relay_end *end)
+moved(struct relay *r, ssize_t n, const unsigned char *data, enum side side,
+    size_t *largest, enum relay_end *end)
 {
 	if (n > 0) {
-		r->bytes += (uint64_t)n;
-		if (!relay_serviced(r)) {
-			*end = RELAY_STOPPED;
+		if (!relay_count(r, data, (size_t)n, end))
 			return -1;
-		}
 		coalesce(largest, (size_t)n);
 		return 1;
 	}
@@ -162,38 +165,130 @@ splice_side(const struct stat *in, const struct stat *out)
 	return S_ISFIFO(in->st_mode) ? SIDE_WRITE : SIDE_READ;
 }
 
+/* Line mode: where tach looks at the input's bytes before they move. */
+struct tap {
+	int		 pipe[2];	/* a tee of an input pipe, or -1 */
+	bool		 seekable;	/* else pread of the input file */
+};
+
+static void
+tap_open(struct tap *t, const struct relay *r, const struct stat *in)
+{
+	t->pipe[0] = t->pipe[1] = -1;
+	t->seekable = !S_ISFIFO(in->st_mode) &&
+	    lseek(r->in, 0, SEEK_CUR) != -1;
+	if (S_ISFIFO(in->st_mode) && pipe2(t->pipe, O_CLOEXEC) == 0)
+		grow_pipe(t->pipe[1], r->bufsize);
+}
+
+static void
+tap_close(struct tap *t)
+{
+	if (t->pipe[0] != -1) {
+		close(t->pipe[0]);
+		close(t->pipe[1]);
+	}
+}
+
+/*
+ * Line mode: copies up to len of the bytes at the head of the input into
+ * r->buf without taking them, and sets *ahead to how many of them may
+ * move (up to -S's record).  Returns 1 to go on, 0 to fall back to
+ * read/write (which also confirms the end of input), -1 with *end set.
+ */
+static int
+look(struct relay *r, const struct tap *t, size_t len, size_t *ahead,
+    enum relay_end *end)
+{
+	unsigned char *buf = relay_buffer(r);
+	ssize_t n, got, m;
+	int go;
+
+	for (;;) {
+		if (t->pipe[1] != -1)
+			n = tee(r->in, t->pipe[1], len,
+			    r->timed ? SPLICE_F_NONBLOCK : 0);
+		else if (t->seekable)
+			n = pread(r->in, buf, len, lseek(r->in, 0, SEEK_CUR));
+		else
+			return 0;
+		if (n > 0)
+			break;
+		if (n == 0 || (go = relay_retry(r, errno, true, end)) == 0)
+			return 0;	/* read/write meets it again */
+		if (go == -1)
+			return -1;
+	}
+	/* the tee's copy, all of it, so the tap is empty again */
+	for (got = 0; t->pipe[0] != -1 && got < n; got += m)
+		if ((m = read(t->pipe[0], buf + got, (size_t)(n - got))) <= 0) {
+			if (m == -1 && errno == EINTR) {
+				m = 0;
+				continue;
+			}
+			r->error = m == 0 ? EIO : errno;
+			*end = RELAY_READ_ERROR;
+			return -1;
+		}
+	*ahead = relay_records_allowed(r, buf, (size_t)n);
+	return 1;
+}
+
+/* One call of the tier: copy_file_range between files, else splice. */
+static ssize_t
+move(const struct relay *r, bool files, size_t len)
+{
+	if (files)
+		return copy_file_range(r->in, NULL, r->out, NULL, len, 0);
+	return splice(r->in, NULL, r->out, NULL, len,
+	    SPLICE_F_MOVE | (r->timed ? SPLICE_F_NONBLOCK : 0));
+}
+
 bool
 zerocopy_run(struct relay *r, enum relay_end *end)
 {
 	struct stat in, out;
-	size_t largest = 0, len;
+	struct tap tap;
+	size_t largest = 0, len, at = 0, ahead = 0;
+	ssize_t n;
 	int go, flags;
+	bool files, lines = r->separator != -1;
 
 	if (fstat(r->in, &in) == -1 || fstat(r->out, &out) == -1)
 		return false;
 	flags = fcntl(r->out, F_GETFL);
-	if (S_ISREG(in.st_mode) && S_ISREG(out.st_mode) && flags != -1 &&
-	    !(flags & O_APPEND)) {
-		do {
-			if ((len = relay_chunk(r, end)) == 0)
-				return true;
-			go = moved(r, copy_file_range(r->in, NULL, r->out,
-			    NULL, len, 0), SIDE_READ, NULL, end);
-		} while (go == 1);
-		return go == -1;
-	}
-	if (!S_ISFIFO(in.st_mode) && !S_ISFIFO(out.st_mode))
+	files = S_ISREG(in.st_mode) && S_ISREG(out.st_mode) && flags != -1 &&
+	    !(flags & O_APPEND);
+	if (!files && !S_ISFIFO(in.st_mode) && !S_ISFIFO(out.st_mode))
 		return false;
 	if (S_ISFIFO(in.st_mode))
 		grow_pipe(r->in, r->bufsize);
 	if (S_ISFIFO(out.st_mode))
 		grow_pipe(r->out, r->bufsize);
+	if (lines)
+		tap_open(&tap, r, &in);
 	do {
-		if ((len = relay_chunk(r, end)) == 0)
-			return true;
-		go = moved(r, splice(r->in, NULL, r->out, NULL, len,
-		    SPLICE_F_MOVE | (r->timed ? SPLICE_F_NONBLOCK : 0)),
-		    splice_side(&in, &out), &largest, end);
+		/* line mode moves all it looked at before it looks again */
+		if (!lines || at == ahead) {
+			if ((len = relay_chunk(r, end)) == 0) {
+				go = -1;
+				break;
+			}
+			if (lines && (go = look(r, &tap, len, &ahead,
+			    end)) != 1)
+				break;
+			at = 0;
+		}
+		if (lines)
+			len = ahead - at;
+		n = move(r, files, len);
+		go = moved(r, n, lines ? r->buf + at : NULL, files ?
+		    SIDE_READ : splice_side(&in, &out), files ? NULL :
+		    &largest, end);
+		if (n > 0)
+			at += (size_t)n;
 	} while (go == 1);
+	if (lines)
+		tap_close(&tap);
 	return go == -1;
 }

@@ -27,9 +27,9 @@ _tach()
 		esac
 	done
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W '-b -c -D -E -e -F -f -i -L -l -N -n -p -q -S
-		    -W -w -z --buffer-size --cursor --delay-start --skip-errors
-		    --stderr --file
+		COMPREPLY=($(compgen -W '-0 -b -c -D -E -e -F -f -i -L -l -N -n -p
+		    -q -S -W -w -Y -z --null --buffer-size --cursor --delay-start
+		    --skip-errors --stderr --file --sync --line-mode
 		    --interval --rate-limit --size --name --numeric --prefix --quiet
 		    --stop-at-size --wait --width --decompress --force --format
 		    --no-splice --stats --help --version' \

@@ -32,11 +32,14 @@ struct display {
 	bool			 numeric;	/* -n */
 	bool			 json;		/* --format json */
 	bool			 stats;		/* --stats */
+	bool			 lines;		/* --line-mode: count records */
+	bool			 flushing;	/* -Y: the last flush is on */
 	bool			 cursor;	/* -c */
 	int			 row;		/* -c: the line's row, from 1 */
 	const struct input	*input;
 	struct relay		*relay;		/* read; told of stops */
-	char			*prefix;
+	char			*prefix;	/* as drawn: the label */
+	const char		*label;		/* -p, or NULL */
 	const char		*name;		/* -N, or NULL */
 	const char		*format;	/* -F, or NULL */
 	uint64_t		 size;
@@ -61,6 +64,12 @@ struct display {
 
 void	display_start(struct display *d, const struct options *opts,
 	    const struct input *in, struct relay *r);
+/* Several -f: the line names file, the one being read now. */
+void	display_reading(struct display *d, const char *file);
+/* -Y: the line says the output is being flushed, before it is. */
+void	display_flushing(struct display *d);
+/* Ends a line drawn on stderr, so a message can go below it. */
+void	display_aside(struct display *d);
 /* The relay's service hook: false when a signal says stop. */
 bool	display_service(void *ctx);
 /*

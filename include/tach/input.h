@@ -24,16 +24,25 @@ struct input {
 	bool		 size_known;	/* -l, or a file's or device's size */
 	int		 source;	/* -z: the compressed input, else -1 */
 	off_t		 source_start;
+	uint64_t	 source_before;	/* -z: compressed bytes of earlier -f */
 	pid_t		 decompressor;	/* -1 if none */
 	const char	*decompressor_name;
 	pid_t		 feeder;	/* -z on a pipe: writes it to the decompressor */
 };
 
 /*
- * Opens the input or exits with a message naming it.  In filter mode it
- * refuses an input that is the output file (tach <f >>f).
+ * Opens file (NULL: standard input), starting -z's decompressor; false,
+ * after a message naming it, when it cannot be read.  In filter mode it
+ * refuses an input that is the output file (tach <f >>f).  An error in
+ * starting the decompressor exits.
  */
-void		input_open(struct input *in, const struct options *opts);
+bool		input_open(struct input *in, const struct options *opts,
+		    const char *file);
+/*
+ * Several -f: the sum of their lengths (compressed, with -z), known only
+ * when every file's is; a file that cannot be opened counts for nothing.
+ */
+uint64_t	input_total(const struct options *opts, bool *known);
 /*
  * Closes what the relay read and reaps any children, killing them first
  * if stop.  Unless stop, returns the wait status of the first child that
@@ -41,7 +50,10 @@ void		input_open(struct input *in, const struct options *opts);
  * message when it died of a signal; else 0.
  */
 int		input_close(struct input *in, bool stop);
-/* With -z on a seekable file: compressed bytes consumed so far. */
+/*
+ * With -z on a seekable file: compressed bytes consumed so far, those of
+ * the earlier files included.
+ */
 uint64_t	input_source_done(const struct input *in);
 
 #endif

@@ -8,7 +8,8 @@
 struct options {
 	long long	  bufsize;	/* -b; 0 means derive it */
 	long long	  size;		/* -l; -1 means find it out */
-	const char	 *file;		/* -f; NULL means stdin */
+	const char	**files;	/* -f, in order; NULL means stdin */
+	size_t		  nfiles;
 	const char	 *prefix;	/* -p */
 	double		  interval;	/* -i, seconds between redraws */
 	long long	  rate_limit;	/* -L, bytes per second; 0: none */
@@ -26,6 +27,8 @@ struct options {
 	bool		  stop_at_size;	/* -S: stop after size bytes */
 	bool		  wait;		/* -W: draw from the first byte */
 	bool		  skip_errors;	/* -E: zeros for unreadable blocks */
+	bool		  sync;		/* -Y: bound the output's dirty pages */
+	int		  records;	/* --line-mode: '\n' or '\0'; else -1 */
 	double		  delay;	/* -D: seconds before the first draw */
 	bool		  cursor;	/* -c: one line per instance */
 	bool		  as_progress;	/* invoked as progress(1) */
@@ -42,10 +45,13 @@ enum options_result {
 
 /*
  * Fills opts from argv without printing or exiting (getopt aside, which
- * reports unknown options when opterr is set).  argv must outlive opts.
+ * reports unknown options when opterr is set).  argv must outlive opts;
+ * options_free releases it after any result.
  */
 enum options_result	options_parse(struct options *opts, int argc,
 			    char *argv[], char *msg, size_t msglen);
+/* Frees what options_parse allocated (the -f list). */
+void			options_free(struct options *opts);
 /*
  * options_parse, then acts on its result: returns only to run; exits 0
  * after --help or --version (1 if stdout cannot take them), 1 on misuse.

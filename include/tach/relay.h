@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tach/writeback.h"
+
 /* Buffers above this are reduced to it (see tach(1), -b). */
 #define RELAY_BUFSIZE_MAX	(64 * 1024 * 1024)
 
@@ -24,6 +26,7 @@ enum relay_end {
 
 /* -E: a range of the input that could not be read, sent as zeros. */
 struct relay_skip {
+	size_t		 part;		/* which input (several -f), from 0 */
 	uint64_t	 offset;
 	uint64_t	 length;
 };
@@ -34,12 +37,17 @@ struct relay {
 	size_t		 bufsize;
 	bool		 zerocopy;	/* false with --no-splice */
 	uint64_t	 bytes;		/* written so far */
+	int		 separator;	/* --line-mode: '\n' or '\0'; else -1 */
+	uint64_t	 records;	/* --line-mode: written so far */
 	int		 error;
 	bool		 timed;		/* measure the waits (--stats) */
 	double		 wait_in;	/* seconds spent waiting for input */
 	double		 wait_out;	/* seconds spent waiting to write */
-	uint64_t	 stop_at;	/* -S: end after this many bytes, or 0 */
+	/* -S: end after this many bytes (records in line mode), or 0 */
+	uint64_t	 stop_at;
+	struct writeback writeback;	/* -Y, else its fd is -1 */
 	bool		 skip_errors;	/* -E: zeros for unreadable blocks */
+	size_t		 part;		/* -E: which input in is, from 0 */
 	struct relay_skip *skipped;	/* -E: the ranges, in order */
 	size_t		 nskipped;
 	double		 limit;		/* -L: bytes per second, or 0 */

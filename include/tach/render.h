@@ -23,8 +23,9 @@ struct render_caps {
 
 struct render_state {
 	const char	*prefix;	/* untrusted text, or NULL */
-	uint64_t	 bytes;		/* bytes moved */
+	uint64_t	 bytes;		/* bytes moved (lines, if lines) */
 	uint64_t	 done;		/* progress toward size, same units */
+	bool		 lines;		/* --line-mode: amounts count records */
 	uint64_t	 size;		/* 0: unknown */
 	double		 rate;		/* current, bytes per second */
 	double		 average;	/* since the start */
@@ -67,6 +68,8 @@ bool	render_format_check(const char *format, char *msg, size_t msglen);
 bool	render_unsafe(wchar_t cp);
 /* "1.50 MiB": three significant digits and an IEC unit. */
 void	render_iec(double value, char *buf, size_t buflen);
+/* An amount: render_iec's bytes, or "1.50M lines" if lines. */
+void	render_amount(double value, bool lines, char *buf, size_t buflen);
 /* "1:02:03", or "2d 01:02:03" past a day. */
 void	render_duration(double seconds, char *buf, size_t buflen);
 

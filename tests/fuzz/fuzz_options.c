@@ -44,8 +44,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    !(opts.interval >= 0.01 && opts.interval <= 86400) ||
 	    !(opts.delay >= 0 && opts.delay <= 86400) ||
 	    (opts.stop_at_size && opts.size <= 0) ||
-	    (opts.as_progress && opts.cmd == NULL)))
+	    (opts.as_progress && opts.cmd == NULL) ||
+	    opts.nfiles > (size_t)argc || (opts.as_progress && opts.nfiles > 1) ||
+	    (opts.records != -1 && opts.records != '\n' &&
+	    opts.records != '\0')))
 		abort();
+	options_free(&opts);
 	free(text);
 	return 0;
 }

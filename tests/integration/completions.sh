@@ -4,7 +4,7 @@
 c=$SOURCE_DIR/contrib/completions
 "$TACH" --help >"$WORK/help"
 longs=$(grep -o -- '--[a-z][a-z-]*' "$WORK/help" | sort -u)
-shorts=$(sed -n 's/^  -\([a-zA-Z]\),.*/\1/p' "$WORK/help")
+shorts=$(sed -n 's/^  -\([a-zA-Z0-9]\),.*/\1/p' "$WORK/help")
 check "--help lists options" [ -n "$longs" -a -n "$shorts" ]
 for o in $longs; do
 	name=${o#--}

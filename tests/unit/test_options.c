@@ -21,6 +21,7 @@ parse(const char *argv0, ...)
 	int argc = 0;
 	const char *a;
 
+	options_free(&opts);
 	argv[argc++] = (char *)argv0;
 	va_start(ap, argv0);
 	while ((a = va_arg(ap, const char *)) != NULL) {
@@ -127,11 +128,60 @@ usage_help_version(void **state)
 {
 	(void)state;
 	assert_int_equal(parse("tach", "--bogus", NULL), OPTIONS_USAGE);
-	assert_int_equal(parse("tach", "-Y", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse("tach", "-X", NULL), OPTIONS_USAGE);
 	assert_int_equal(parse("tach", "-b", NULL), OPTIONS_USAGE);
 	assert_int_equal(parse("tach", "--help", "-b", "x", NULL),
 	    OPTIONS_HELP);
 	assert_int_equal(parse("tach", "--version", NULL), OPTIONS_VERSION);
+}
+
+/* -f repeats: tach reads each in turn, progress(1) only the last. */
+static void
+several_files(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("tach", NULL), OPTIONS_RUN);
+	assert_int_equal(opts.nfiles, 0);
+	assert_int_equal(parse("tach", "-f", "a", "-qfb", "--file=c", NULL),
+	    OPTIONS_RUN);
+	assert_int_equal(opts.nfiles, 3);
+	assert_string_equal(opts.files[0], "a");
+	assert_string_equal(opts.files[1], "b");
+	assert_string_equal(opts.files[2], "c");
+	assert_int_equal(parse("progress", "-f", "a", "-f", "b", "cat", NULL),
+	    OPTIONS_RUN);
+	assert_int_equal(opts.nfiles, 1);
+	assert_string_equal(opts.files[0], "b");
+}
+
+/* --line-mode counts lines, -0 and --null NUL records; -Y is --sync. */
+static void
+line_mode_and_sync(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("tach", NULL), OPTIONS_RUN);
+	assert_int_equal(opts.records, -1);
+	assert_false(opts.sync);
+	assert_int_equal(parse("tach", "--line-mode", "-Y", NULL), OPTIONS_RUN);
+	assert_int_equal(opts.records, '\n');
+	assert_true(opts.sync);
+	assert_int_equal(parse("tach", "-0", NULL), OPTIONS_RUN);
+	assert_int_equal(opts.records, '\0');
+	assert_int_equal(parse("tach", "--null", "--line-mode", "--sync", NULL),
+	    OPTIONS_RUN);
+	assert_int_equal(opts.records, '\0');	/* --null wins either way */
+	assert_true(opts.sync);
+	assert_int_equal(parse("tach", "--line-mode", "-S", "-l", "10", NULL),
+	    OPTIONS_RUN);
+	assert_true(opts.stop_at_size && opts.size == 10);
+}
+
+static int
+free_options(void **state)
+{
+	(void)state;
+	options_free(&opts);
+	return 0;
 }
 
 int
@@ -143,7 +193,9 @@ main(void)
 		cmocka_unit_test(operands),
 		cmocka_unit_test(bad_values),
 		cmocka_unit_test(usage_help_version),
+		cmocka_unit_test(several_files),
+		cmocka_unit_test(line_mode_and_sync),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, NULL, free_options);
 }

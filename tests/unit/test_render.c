@@ -324,6 +324,33 @@ width_rule(void **state)
 				}
 }
 
+/* --line-mode: the amounts and rates count lines, in SI steps. */
+static void
+line_amounts(void **state)
+{
+	struct render_state s = { .bytes = 1500000, .rate = 250000,
+	    .average = 999, .elapsed = 2, .eta = -1, .phase = 2,
+	    .lines = true };
+	char buf[32];
+
+	(void)state;
+	render_line(&s, 70, &ascii, line, sizeof(line));
+	assert_string_equal(line, "1.50M lines 250k lines/s avg 999 lines/s "
+	    "0:00:02 [  <=>             ]");
+	render_format(&s, "%b|%r|%a", 40, &ascii, line, sizeof(line));
+	assert_string_equal(line, "1.50M lines|250k lines/s|999 lines/s   ");
+	render_amount(0, true, buf, sizeof(buf));
+	assert_string_equal(buf, "0 lines");
+	render_amount(999.4, true, buf, sizeof(buf));
+	assert_string_equal(buf, "999 lines");
+	render_amount(999.6, true, buf, sizeof(buf));
+	assert_string_equal(buf, "1.00k lines");
+	render_amount(12345678, true, buf, sizeof(buf));
+	assert_string_equal(buf, "12.3M lines");
+	render_amount(1024, false, buf, sizeof(buf));
+	assert_string_equal(buf, "1.00 KiB");
+}
+
 static void
 units(void **state)
 {
@@ -369,6 +396,7 @@ main(void)
 		cmocka_unit_test(long_prefix_is_cut),
 		cmocka_unit_test(width_rule),
 		cmocka_unit_test(units),
+		cmocka_unit_test(line_amounts),
 	};
 
 	setenv("TZ", "UTC", 1);

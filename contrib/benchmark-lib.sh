@@ -1,0 +1,33 @@
+# Sourced by contrib/benchmark*.sh: their shared command line, tools and
+# scratch directory, and the median the reports are made of.
+#
+# Set rounds and gib (the defaults) and needs (the tools) before sourcing;
+# afterwards tach, report, work and results are set.
+while getopts r:g:o: opt; do
+	case $opt in
+	r) rounds=$OPTARG ;;
+	g) gib=$OPTARG ;;
+	o) report=$OPTARG ;;
+	*) echo "usage: $0 [-r rounds] [-g GiB] [-o file] [tach]" >&2; exit 1 ;;
+	esac
+done
+shift $((OPTIND - 1))
+report=${report:-/dev/stdout}
+tach=$(realpath "${1:-build/tach}")
+for tool in $needs; do
+	command -v "$tool" >/dev/null || { echo "$0: needs $tool" >&2; exit 1; }
+done
+
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
+results=$work/results
+
+# An awk function: the median of the numbers in a blank-separated list.
+awk_median='
+function median(list,   n, a, i, j, t) {
+	n = split(list, a, " ")
+	for (i = 1; i <= n; i++)
+		for (j = i + 1; j <= n; j++)
+			if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}'

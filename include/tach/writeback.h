@@ -1,0 +1,36 @@
+/*
+ * -Y: keeps the pages an output file or disk has not yet written bounded
+ * while tach copies, so the bar shows what reached the device, and the
+ * last flush is short.
+ */
+#ifndef TACH_WRITEBACK_H
+#define TACH_WRITEBACK_H
+
+#include <sys/types.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Writeback starts at every this many bytes written. */
+#define WRITEBACK_WINDOW	(8 * 1024 * 1024)
+
+struct writeback {
+	int		 fd;		/* -1: nothing to keep (not -Y, a pipe) */
+	bool		 ranges;	/* sync_file_range works on fd */
+	off_t		 base;		/* fd's offset before the first write */
+	off_t		 started;	/* writeback begun up to here */
+	off_t		 waited;	/* written to the device up to here */
+};
+
+/* fd only if it is a regular file or a block device; else nothing to do. */
+void	writeback_init(struct writeback *w, int fd);
+/*
+ * written bytes have gone to fd since writeback_init: at each window,
+ * starts writing the last one out and waits for the one before.  Returns
+ * -1 with errno when the device reports an error.
+ */
+int	writeback_step(struct writeback *w, uint64_t written);
+/* Everything to the device: 0, or -1 with errno. */
+int	writeback_finish(struct writeback *w);
+
+#endif
