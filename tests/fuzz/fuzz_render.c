@@ -99,6 +99,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s.elapsed = take_double(&data, &size);
 	s.eta = take_double(&data, &size);
 	s.phase = (unsigned)take(&data, &size, 4);
+	s.lines = take(&data, &size, 1) & 1;
 	len = size < sizeof(prefix) - 1 ? size : sizeof(prefix) - 1;
 	memcpy(prefix, data, len);
 	prefix[len] = '\0';
