@@ -5,7 +5,8 @@
 #   contrib/benchmark.sh [-r ROUNDS] [-g GIB] [-o FILE] [TACH]
 #
 # Pipelines (X = 4K, 64K, 1M):
-#   dd if=/dev/zero bs=X | T | dd of=/dev/null bs=X   T = none, cat, pv -q, tach -q
+#   dd if=/dev/zero bs=X | T | dd of=/dev/null bs=X   T = none, cat, pv -q, tach -q,
+#                                                     tach -q --no-splice
 #   T <file >/dev/null, T <file | dd of=/dev/null bs=1M
 #   the display on (in a pty) against tach -q
 # For each: median throughput, its spread, the middle process's own CPU
@@ -25,6 +26,7 @@ filter() {
 	cat) echo "cat" ;;
 	pv) echo "pv -q" ;;
 	tach) echo "$tach -q" ;;
+	tach-copy) echo "$tach -q --no-splice" ;;
 	tach-display) echo "$tach" ;;
 	esac
 }
@@ -61,7 +63,7 @@ dd_count() {
 head -c "$bytes" /dev/urandom >"$work/file"
 cat "$work/file" >/dev/null	# into the page cache
 
-names=(bare cat pv tach)
+names=(bare cat pv tach tach-copy)
 for round in $(seq "$rounds"); do
 	# rotate the order each round, so no candidate always goes first
 	k=$(( (round - 1) % ${#names[@]} ))
@@ -77,7 +79,7 @@ for round in $(seq "$rounds"); do
 		measure file-pipe "$name" "MIDDLE <$work/file | dd of=/dev/null bs=1M 2>/dev/null"
 	done
 	pair=(tach tach-display)
-	for x in 64K 1M; do
+	for x in 4K 64K 1M; do
 		for name in "${pair[@]:round % 2}" "${pair[@]:0:round % 2}"; do
 			measure "display-$x" "$name" "dd if=/dev/zero bs=$x count=$(dd_count $x) 2>/dev/null | MIDDLE | dd of=/dev/null bs=$x 2>/dev/null"
 		done

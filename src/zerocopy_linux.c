@@ -15,6 +15,8 @@
  * doc/PERFORMANCE.md.
  */
 #define _GNU_SOURCE	/* splice, copy_file_range, F_SETPIPE_SZ */
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -24,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tach/pace.h"
 #include "relay_tier.h"
 
 static bool
@@ -69,26 +72,47 @@ grow_pipe(int fd, size_t want)
 }
 
 /*
- * After a call that moved much less than the largest so far, pause briefly
- * so the next call finds more in the pipe.  A producer writing 4 KiB or
- * 64 KiB blocks otherwise wakes tach for every block; fewer, larger calls
- * cut tach's CPU time per GiB several times and raise throughput on a busy
- * machine (doc/PERFORMANCE.md).  No byte waits in tach: it waits in the
- * kernel's pipe, for at most this long.
+ * After a splice from a pipe, let the pipe fill to about half before the
+ * next: a producer writing 4 KiB or 64 KiB blocks otherwise wakes tach for
+ * every block.  The pause follows the stream's rate (pace_after), so a
+ * small pipe is not left full with its writer stopped, and a trickle is
+ * never held back.  No byte waits in tach: it waits in the kernel's pipe.
  */
-#define COALESCE_NS 100000
+struct paced {
+	struct pace	 pace;
+	size_t		 capacity;	/* of the input pipe */
+};
 
 static void
-coalesce(size_t *largest, size_t moved)
+paced_start(struct paced *p, int in)
 {
-	static const struct timespec pause = { 0, COALESCE_NS };
+	int capacity = fcntl(in, F_GETPIPE_SZ);
 
-	if (largest == NULL)
+	p->pace.last = p->pace.rate = 0;
+	p->capacity = capacity > 0 ? (size_t)capacity : 0;
+	/* pauses of tens of microseconds, against a default slack of 50 */
+	(void)prctl(PR_SET_TIMERSLACK, 1000UL);
+}
+
+static void
+let_fill(const struct relay *r, struct paced *p, size_t moved)
+{
+	struct timespec now, pause;
+	int queued;
+	long ns;
+
+	if (p == NULL || p->capacity == 0 ||
+	    clock_gettime(CLOCK_MONOTONIC, &now) == -1)
 		return;		/* files: no pipe to fill */
-	if (moved > *largest)
-		*largest = moved;
-	else if (moved < *largest / 4)
+	if (ioctl(r->in, FIONREAD, &queued) == -1 || queued < 0)
+		queued = 0;
+	ns = pace_after(&p->pace, (double)now.tv_sec +
+	    (double)now.tv_nsec / 1e9, moved, (size_t)queued, p->capacity);
+	if (ns > 0) {
+		pause.tv_sec = 0;
+		pause.tv_nsec = ns;
 		(void)nanosleep(&pause, NULL);
+	}
 }
 
 /*
@@ -123,12 +147,12 @@ enum side { SIDE_READ, SIDE_WRITE, SIDE_EITHER };
  */
 static int
 moved(struct relay *r, ssize_t n, const unsigned char *data, enum side side,
-    size_t *largest, enum relay_end *end)
+    struct paced *paced, enum relay_end *end)
 {
 	if (n > 0) {
 		if (!relay_count(r, data, (size_t)n, end))
 			return -1;
-		coalesce(largest, (size_t)n);
+		let_fill(r, paced, (size_t)n);
 		return 1;
 	}
 	if (n == 0)
@@ -249,7 +273,8 @@ zerocopy_run(struct relay *r, enum relay_end *end)
 {
 	struct stat in, out;
 	struct tap tap;
-	size_t largest = 0, len, at = 0, ahead = 0;
+	struct paced paced;
+	size_t len, at = 0, ahead = 0;
 	ssize_t n;
 	int go, flags;
 	bool files, lines = r->separator != -1;
@@ -261,8 +286,10 @@ zerocopy_run(struct relay *r, enum relay_end *end)
 	    !(flags & O_APPEND);
 	if (!files && !S_ISFIFO(in.st_mode) && !S_ISFIFO(out.st_mode))
 		return false;
-	if (S_ISFIFO(in.st_mode))
+	if (S_ISFIFO(in.st_mode)) {
 		grow_pipe(r->in, r->bufsize);
+		paced_start(&paced, r->in);
+	}
 	if (S_ISFIFO(out.st_mode))
 		grow_pipe(r->out, r->bufsize);
 	if (lines)
@@ -283,8 +310,8 @@ zerocopy_run(struct relay *r, enum relay_end *end)
 			len = ahead - at;
 		n = move(r, files, len);
 		go = moved(r, n, lines ? r->buf + at : NULL, files ?
-		    SIDE_READ : splice_side(&in, &out), files ? NULL :
-		    &largest, end);
+		    SIDE_READ : splice_side(&in, &out), S_ISFIFO(in.st_mode) ?
+		    &paced : NULL, end);
 		if (n > 0)
 			at += (size_t)n;
 	} while (go == 1);

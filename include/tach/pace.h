@@ -1,0 +1,36 @@
+/*
+ * Pacing the zero-copy relay: how long to let an input pipe fill before
+ * the next splice, so that a producer writing small blocks does not wake
+ * tach for every one of them.
+ */
+#ifndef TACH_PACE_H
+#define TACH_PACE_H
+
+#include <stddef.h>
+
+/*
+ * A pause shorter than this costs more than it saves: the timer wakes
+ * late by about as much, and a small pipe fills and stops its writer.
+ */
+#define PACE_MIN_NS	20000
+/*
+ * A stream that takes longer than this to fill half the pipe is a
+ * trickle (someone typing, tail -f): it is never held back.
+ */
+#define PACE_MAX_NS	1000000
+
+struct pace {
+	double	 last;		/* when the previous move ended, or 0 */
+	double	 rate;		/* bytes per second, smoothed; 0: unknown */
+};
+
+/*
+ * A move of moved bytes ended at now (seconds, monotonic), leaving queued
+ * bytes in an input pipe of capacity bytes.  Returns the nanoseconds to
+ * wait before the next move so the pipe is about half full, or 0 to go
+ * on at once: for a trickle, a small pipe, or a pipe already half full.
+ */
+long	pace_after(struct pace *p, double now, size_t moved, size_t queued,
+	    size_t capacity);
+
+#endif

@@ -1,0 +1,122 @@
+/* The pacing decision as a pure function of rate, pipe fill and capacity. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "tach/pace.h"
+
+#define MiB	(1024 * 1024)
+
+/* n moves of moved bytes, one every step seconds, from t = 1. */
+static long
+steady(struct pace *p, int n, size_t moved, double step, size_t queued,
+    size_t capacity)
+{
+	long ns = 0;
+
+	for (int i = 1; i <= n; i++)
+		ns = pace_after(p, 1 + i * step, moved, queued, capacity);
+	return ns;
+}
+
+static void
+first_move_goes_on(void **state)
+{
+	struct pace p = { 0, 0 };
+
+	(void)state;
+	assert_int_equal(pace_after(&p, 5, 65536, 0, MiB), 0);
+	assert_true(p.rate == 0);
+}
+
+/* 64 KiB every 20 us, 3.28 GB/s: half of 1 MiB fills in 160 us. */
+static void
+fast_stream_fills_half_the_pipe(void **state)
+{
+	struct pace p = { 0, 0 };
+	long ns = steady(&p, 50, 65536, 20e-6, 0, MiB);
+
+	(void)state;
+	assert_true(p.rate > 3.2768e9 * 0.999 && p.rate < 3.2768e9 * 1.001);
+	assert_true(ns > 159000 && ns < 161000);
+	/* what is queued already counts toward the half */
+	ns = pace_after(&p, 1 + 51 * 20e-6, 65536, 256 * 1024, MiB);
+	assert_true(ns > 79000 && ns < 81000);
+}
+
+static void
+half_full_goes_on(void **state)
+{
+	struct pace p = { 0, 0 };
+
+	(void)state;
+	assert_int_equal(steady(&p, 10, 65536, 20e-6, MiB / 2, MiB), 0);
+	assert_int_equal(steady(&p, 10, 65536, 20e-6, MiB, MiB), 0);
+}
+
+/* A line every 10 ms: half the pipe would take hours, so no pause. */
+static void
+trickle_is_never_held(void **state)
+{
+	struct pace p = { 0, 0 };
+
+	(void)state;
+	assert_int_equal(steady(&p, 20, 100, 0.01, 0, MiB), 0);
+	/* just slower than half a pipe per PACE_MAX_NS: still no pause */
+	assert_int_equal(steady(&p, 50, 512 * 1024 - 4096, 1e-3, 0, MiB), 0);
+}
+
+/* A 64 KiB pipe at 3.2 GB/s would need 10 us: below what a timer keeps. */
+static void
+small_pipe_goes_on(void **state)
+{
+	struct pace p = { 0, 0 };
+
+	(void)state;
+	assert_int_equal(steady(&p, 50, 16384, 5e-6, 0, 65536), 0);
+	/* the same pipe at 200 MB/s: 164 us, worth a pause */
+	assert_true(steady(&p, 200, 16384, 81.92e-6, 0, 65536) > PACE_MIN_NS);
+}
+
+static void
+stall_forgets_the_rate(void **state)
+{
+	struct pace p = { 0, 0 };
+
+	(void)state;
+	(void)steady(&p, 10, 65536, 20e-6, 0, MiB);
+	assert_true(p.rate > 0);
+	assert_int_equal(pace_after(&p, 10, 65536, 0, MiB), 0);
+	assert_true(p.rate == 0);
+	assert_int_equal(pace_after(&p, 10, 0, 0, MiB), 0);	/* no move */
+	assert_int_equal(pace_after(&p, 9, 65536, 0, MiB), 0);	/* backwards */
+}
+
+/* Each cycle's rate moves the estimate 30% of the way. */
+static void
+rate_is_smoothed(void **state)
+{
+	struct pace p = { 1, 1e9 };
+
+	(void)state;
+	(void)pace_after(&p, 1.001, 2000000, 0, MiB);	/* 2 GB/s */
+	assert_true(p.rate > 1.3e9 - 1 && p.rate < 1.3e9 + 1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(first_move_goes_on),
+		cmocka_unit_test(fast_stream_fills_half_the_pipe),
+		cmocka_unit_test(half_full_goes_on),
+		cmocka_unit_test(trickle_is_never_held),
+		cmocka_unit_test(small_pipe_goes_on),
+		cmocka_unit_test(stall_forgets_the_rate),
+		cmocka_unit_test(rate_is_smoothed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
