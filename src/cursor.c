@@ -76,6 +76,8 @@ query(int tty, int *row, int *col)
 		return false;
 	while (got < sizeof(buf)) {
 		n = read(tty, buf + got, 1);
+		if (n == -1 && errno == EINTR)
+			continue;	/* SIGUSR1 and the like */
 		if (n <= 0)
 			return false;	/* no answer within VTIME */
 		if (buf[got++] == 'R')

@@ -103,6 +103,11 @@ start_feeder(int from, const unsigned char *head, size_t len, int feed[2],
 	if (pid != 0)
 		return pid;
 	signals_reset_child();
+	/* pkill -USR1 tach reaches this copy of tach too: the parent reports */
+	signal(SIGUSR1, SIG_IGN);
+#ifdef HAVE_SIGINFO
+	signal(SIGINFO, SIG_IGN);
+#endif
 	close(feed[0]);		/* or a dead decompressor would go unnoticed */
 	relay_init(&r, from, to, relay_default_bufsize(from, to, zerocopy),
 	    zerocopy);

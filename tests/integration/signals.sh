@@ -125,4 +125,33 @@ check "then SIGTERM: 143 (got $status)" [ $status -eq 143 ]
 kill $feeder 2>/dev/null
 wait $feeder 2>/dev/null
 
+# pkill -USR1 tach reaches every process named tach: the -z feeder, a
+# copy of tach, ignores it and the parent reports once
+need gzip
+gzip -c "$data" >"$WORK/data.gz"
+rm -f "$err"
+{ cat "$WORK/data.gz"; gated; } | "$TACH" -q -z 2>"$err" >"$out" &
+pid=$!
+feeder_of() {
+	for c in $(cat "/proc/$pid/task/$pid/children" 2>/dev/null); do
+		[ "$(cat "/proc/$c/comm" 2>/dev/null)" = tach ] && echo "$c" &&
+		    return 0
+	done
+	return 1
+}
+has_feeder() { feeder_of >/dev/null; }
+check "-z feeder: started" wait_until 60 has_feeder
+child=$(feeder_of)
+check "-z feeder: it ignores USR1" wait_until 60 ignores "$child" USR1
+check "-z: tach catches USR1" wait_until 60 caught $pid USR1
+kill -USR1 "$pid" "$child"
+check "-z: one report" wait_until 60 grep -q "bytes (" "$err"
+open_gate
+wait $pid
+status=$?
+check "-z with USR1 to both: exit 0 (got $status)" [ $status -eq 0 ]
+check "-z with USR1 to both: exact" cmp -s "$data" "$out"
+check "-z with USR1 to both: a single report" \
+    [ "$(grep -c "bytes (" "$err")" -eq 1 ]
+
 done_testing
