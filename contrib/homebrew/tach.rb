@@ -2,6 +2,7 @@ class Tach < Formula
   desc "Pipe meter and drop-in replacement for NetBSD's progress(1)"
   homepage "https://tach.invalid.example/"
   url "https://tach.invalid.example/releases/tach-0.1.0.tar.gz"
+  # contrib/release-checksums writes the release tarball's sha256 here
   sha256 "0000000000000000000000000000000000000000000000000000000000000000"
   license "BSD-2-Clause"
 

@@ -18,6 +18,32 @@ for s in $shorts; do
 	check "fish completes -$s" grep -qE -- "-s $s( |$)" "$c/tach.fish"
 done
 
+# progress completes progress(1)'s options, and only those
+for f in progress.bash _progress progress.fish; do
+	for s in b e f l p z; do
+		case $f in
+		*.fish) pat="-s $s( |\$)" ;;
+		_progress) pat="'-$s[+[]" ;;
+		*) pat="(^|[ '|(])-$s([ '|)]|\$)" ;;
+		esac
+		check "$f completes -$s" grep -qE -- "$pat" "$c/$f"
+	done
+	lacks "$f offers no long option" "$c/$f" '(^|[ '"'"'|(])--[a-z]|-l [a-z]'
+	[ "$f" = progress.bash ] && continue	# its word list, below
+	for s in $shorts; do
+		case $s in b|e|f|l|p|z) continue ;; esac
+		case $f in
+		*.fish) pat="-s $s( |\$)" ;;
+		*) pat="'-$s[+[]" ;;
+		esac
+		lacks "$f does not offer tach's -$s" "$c/$f" "$pat"
+	done
+done
+check "progress.bash offers exactly progress's options" \
+    grep -qF "compgen -W '-b -e -f -l -p -z'" "$c/progress.bash"
+check "the zsh completion for tach is not used for another progress" \
+    grep -qx '#compdef tach' "$c/_tach"
+
 # bash: options that take an argument consume it, so the word after
 # "-N foo" completes command names; --format offers json.
 if command -v bash >/dev/null && [ -r /usr/share/bash-completion/bash_completion ]; then
@@ -31,6 +57,17 @@ if command -v bash >/dev/null && [ -r /usr/share/bash-completion/bash_completion
 	complete_words tach -N foo gzi >"$WORK/words"
 	check "bash: -N consumes its argument; gzi completes to gzip" \
 	    grep -qx gzip "$WORK/words"
+	progress_words() {
+		bash -c '. /usr/share/bash-completion/bash_completion
+		    . "$0"; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		    _progress; printf "%s\n" "${COMPREPLY[@]}"' \
+		    "$c/progress.bash" "$@"
+	}
+	progress_words progress - >"$WORK/words"
+	check "bash: progress offers its six options" \
+	    [ "$(sort "$WORK/words" | tr '\n' ' ')" = "-b -e -f -l -p -z " ]
+	progress_words progress -p x gzi >"$WORK/words"
+	check "bash: progress -p consumes its argument" grep -qx gzip "$WORK/words"
 fi
 
 done_testing

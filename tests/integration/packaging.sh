@@ -31,9 +31,19 @@ same() {
 got=$(layout /usr/local share/man ON)
 want=$( { sed -e 's/%%PORTDOCS%%//' -e 's|%%DOCSDIR%%|share/doc/tach|' \
     "$contrib/freebsd/pkg-plist"
-    sed -n 's/^PROGRESS_PLIST_FILES=[[:space:]]*//p' "$contrib/freebsd/Makefile" |
-	tr ' ' '\n'; } | sed 's/\.gz$//' | sort)
+    awk '/^PROGRESS_PLIST_FILES=/ { on = 1; sub(/^[^=]*=/, "") }
+	on { more = sub(/\\$/, ""); print; if (!more) on = 0 }' \
+	"$contrib/freebsd/Makefile" | tr -s ' \t' '\n' | grep -v '^$'; } |
+    sed 's/\.gz$//' | sort)
 same FreeBSD "$want" "$got"
+# FreeBSD with DOCS off: the %%PORTDOCS%% lines are not installed
+b=$WORK/build-nodocs
+cmake -S "$SOURCE_DIR" -B "$b" -DBUILD_TESTING=OFF -DTACH_INSTALL_DOCS=OFF \
+    -DCMAKE_INSTALL_PREFIX=/usr/local -DTACH_PROGRESS_LINKS=OFF >/dev/null &&
+    cmake --build "$b" >/dev/null && DESTDIR="$b/root" cmake --install "$b" >/dev/null
+got=$(cd "$b/root/usr/local" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort)
+want=$(grep -v '%%PORTDOCS%%' "$contrib/freebsd/pkg-plist" | sed 's/\.gz$//' | sort)
+same "FreeBSD, DOCS off" "$want" "$got"
 
 # pkgsrc: PLIST, with man pages under PKGMANDIR (man).
 got=$(layout /usr/pkg man ON)
@@ -59,6 +69,34 @@ check "Homebrew turns the progress links off" \
 check "the progress links point at tach" \
     [ "$(readlink "$WORK"/build-ON-_usr_pkgman/root/usr/pkg/bin/progress)" = tach ]
 
+# The release step: contrib/release-checksums archives the tree and writes
+# the tarball's checksums into every recipe, the same bytes each time.
+if command -v git >/dev/null && git -C "$SOURCE_DIR" rev-parse HEAD >/dev/null 2>&1; then
+	git clone -q "$SOURCE_DIR" "$WORK/rel"
+	(cd "$WORK/rel" && contrib/release-checksums -o "$WORK/dist" >/dev/null)
+	check "release-checksums: runs" [ $? -eq 0 ]
+	tarball=$WORK/dist/tach-0.1.0.tar.gz
+	sha=$(sha256sum "$tarball" | cut -d' ' -f1)
+	check "release-checksums: the tarball holds the tree" \
+	    sh -c 'tar tzf "$1" | grep -qx tach-0.1.0/CMakeLists.txt' sh "$tarball"
+	check "release-checksums: FreeBSD distinfo" grep -qx \
+	    "SHA256 (tach-0.1.0.tar.gz) = $sha" "$WORK/rel/contrib/freebsd/distinfo"
+	check "release-checksums: FreeBSD size" grep -qx \
+	    "SIZE (tach-0.1.0.tar.gz) = $(wc -c <"$tarball" | tr -d ' ')" \
+	    "$WORK/rel/contrib/freebsd/distinfo"
+	check "release-checksums: pkgsrc distinfo" grep -qx \
+	    "SHA512 (tach-0.1.0.tar.gz) = $(sha512sum "$tarball" | cut -d' ' -f1)" \
+	    "$WORK/rel/contrib/pkgsrc/distinfo"
+	check "release-checksums: PKGBUILD" grep -qx "sha256sums=('$sha')" \
+	    "$WORK/rel/contrib/arch/PKGBUILD"
+	check "release-checksums: Homebrew" grep -qx "  sha256 \"$sha\"" \
+	    "$WORK/rel/contrib/homebrew/tach.rb"
+	(cd "$WORK/rel" && git checkout -q -- contrib &&
+	    contrib/release-checksums -o "$WORK/dist2" >/dev/null)
+	check "release-checksums: the same bytes again" \
+	    cmp -s "$tarball" "$WORK/dist2/tach-0.1.0.tar.gz"
+fi
+
 # The man page is clean under mandoc's lint.
 if command -v mandoc >/dev/null; then
 	lint=$(mandoc -Tlint -Wwarning "$SOURCE_DIR/doc/tach.1" 2>&1)
@@ -72,17 +110,30 @@ if command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null; then
 	(cd "$SOURCE_DIR" && tar cf - --exclude='./build*' --exclude=./.git .) |
 	    (cd "$src" && tar xf -)
 	cp -r "$src/contrib/debian" "$src/debian"
-	(cd "$src" && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b \
+	(cd "$src" && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc \
 	    >"$WORK/deb.log" 2>&1)
-	check "dpkg-buildpackage succeeds" [ $? -eq 0 ] || tail -n 20 "$WORK/deb.log" >&2
+	check "dpkg-buildpackage (source and binary) succeeds" [ $? -eq 0 ] ||
+	    tail -n 20 "$WORK/deb.log" >&2
+	check "the source package is built" \
+	    sh -c 'ls "$1"/deb/tach_0.1.0.dsc "$1"/deb/tach_0.1.0.tar.* >/dev/null' \
+	    sh "$WORK"
 	deb=$(ls "$WORK"/deb/tach_*.deb 2>/dev/null | head -n 1)
 	if [ -n "$deb" ]; then
 		got=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print $6 }' |
 		    sed -e 's|^\./usr/||' -e 's/\.gz$//' |
 		    grep -v -e '^share/doc/tach/changelog' \
 		    -e '^share/doc/tach/copyright' | sort)
-		want=$(layout /usr share/man OFF)
+		# the licence is in the copyright file; zsh's own directory
+		want=$(layout /usr share/man OFF |
+		    grep -vx 'share/doc/tach/LICENSE' |
+		    sed 's|^share/zsh/site-functions/|share/zsh/vendor-completions/|' |
+		    sort)
 		same Debian "$want" "$got"
+	fi
+	if command -v lintian >/dev/null; then
+		lintian --pedantic "$WORK"/deb/tach_*.changes >"$WORK/lintian" 2>&1
+		lacks "lintian --pedantic: no error or warning" "$WORK/lintian" \
+		    '^[EW]: '
 	fi
 else
 	echo "no dpkg-buildpackage: the .deb is not built" >&2
