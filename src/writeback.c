@@ -15,6 +15,10 @@
 #include "config.h"
 #include "tach/writeback.h"
 
+#ifndef HAVE_FDATASYNC
+#define fdatasync fsync		/* macOS declares no fdatasync */
+#endif
+
 void
 writeback_init(struct writeback *w, int fd)
 {
