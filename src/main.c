@@ -109,6 +109,43 @@ open_next(struct input *in, const struct options *opts, size_t *next,
 	return false;
 }
 
+/*
+ * Runs the relay over each input in turn and returns how the last run
+ * ended, *in_name naming what it read.  An input that cannot be read is
+ * reported, *failed set, and the next one read: cat's rule.
+ */
+static enum relay_end
+copy_inputs(struct relay *relay, struct input *in, const struct options *opts,
+    struct display *display, size_t *next, bool *failed, const char **in_name)
+{
+	enum relay_end end;
+	uint64_t before;
+
+	for (;;) {
+		relay->in = in->fd;
+		relay->part = *next - 1;
+		*in_name = opts->decompress ? in->decompressor_name : in->name;
+		end = relay_run(relay);
+		if (relay_reached(relay) ||
+		    (end != RELAY_EOF && end != RELAY_READ_ERROR) ||
+		    *next >= opts->nfiles)
+			return end;
+		if (end == RELAY_READ_ERROR) {
+			display_aside(display);
+			warnc(relay->error, "reading %s", *in_name);
+			*failed = true;
+		}
+		before = in->source != -1 ? input_source_done(in) : 0;
+		if (input_close(in, end != RELAY_EOF) != 0)
+			*failed = true;
+		if (!open_next(in, opts, next, failed))
+			/* in is closed; closing it again is harmless */
+			return signals_fatal() != 0 ? RELAY_STOPPED : RELAY_EOF;
+		in->source_before = before;
+		display_reading(display, in->name);
+	}
+}
+
 /* -E: every range sent as zeros, by offset in its input; false if none. */
 static bool
 report_skipped(struct relay *r, const struct options *opts)
@@ -138,7 +175,6 @@ main(int argc, char *argv[])
 	int out = STDOUT_FILENO, cmd_status = 0, source_status;
 	const char *in_name, *out_name;
 	size_t next = 0;
-	uint64_t before;
 	bool skipped, failed = false, at_size;
 
 	standard_fds_open();
@@ -174,34 +210,9 @@ main(int argc, char *argv[])
 	relay.ctx = &display;
 	display_start(&display, &opts, &in, &relay);
 
-	for (;;) {
-		relay.in = in.fd;
-		relay.part = next - 1;
-		/* what the relay reads, as messages name it */
-		in_name = opts.decompress ? in.decompressor_name : in.name;
-		end = relay_run(&relay);
-		at_size = relay.stop_at > 0 && relay.bytes >= relay.stop_at;
-		if (at_size || (end != RELAY_EOF && end != RELAY_READ_ERROR) ||
-		    next >= opts.nfiles)
-			break;
-		/* cat's rule: a bad input is reported, the rest still copied */
-		if (end == RELAY_READ_ERROR) {
-			display_aside(&display);
-			warnc(relay.error, "reading %s", in_name);
-			failed = true;
-		}
-		before = in.source != -1 ? input_source_done(&in) : 0;
-		if (input_close(&in, end != RELAY_EOF) != 0)
-			failed = true;
-		end = RELAY_EOF;
-		if (!open_next(&in, &opts, &next, &failed)) {
-			if (signals_fatal() != 0)
-				end = RELAY_STOPPED;
-			break;		/* in is closed; closing again is harmless */
-		}
-		in.source_before = before;
-		display_reading(&display, in.name);
-	}
+	end = copy_inputs(&relay, &in, &opts, &display, &next, &failed,
+	    &in_name);
+	at_size = relay_reached(&relay);
 	relay_free(&relay);
 
 	/* -Y: the run ends when the device has it all */

@@ -124,6 +124,13 @@ relay_count(struct relay *r, const unsigned char *data, size_t n,
 	return true;
 }
 
+bool
+relay_reached(const struct relay *r)
+{
+	return r->stop_at > 0 &&
+	    (r->separator == -1 ? r->bytes : r->records) >= r->stop_at;
+}
+
 size_t
 relay_records_allowed(const struct relay *r, const unsigned char *data,
     size_t n)
@@ -152,15 +159,12 @@ relay_chunk(struct relay *r, enum relay_end *end)
 	size_t most = r->bufsize, chunk;	/* relay_init: at least 1 */
 
 	*end = RELAY_EOF;	/* what a 0 means, unless a signal stops it */
-	if (r->stop_at > 0 && r->separator != -1) {
-		if (r->records >= r->stop_at)
-			return 0;	/* the tiers cut at the record */
-	} else if (r->stop_at > 0) {
-		if (r->bytes >= r->stop_at)
-			return 0;
-		if (most > r->stop_at - r->bytes)
-			most = (size_t)(r->stop_at - r->bytes);
-	}
+	if (relay_reached(r))
+		return 0;
+	/* in line mode the tiers cut at the record */
+	if (r->stop_at > 0 && r->separator == -1 &&
+	    most > r->stop_at - r->bytes)
+		most = (size_t)(r->stop_at - r->bytes);
 	if (r->limit <= 0)
 		return most;
 	if ((chunk = (size_t)(r->limit / 20)) == 0)

@@ -67,6 +67,8 @@ size_t		relay_default_bufsize(int in, int out, bool zerocopy);
 void		relay_init(struct relay *r, int in, int out, size_t bufsize,
 		    bool zerocopy);
 enum relay_end	relay_run(struct relay *r);
+/* -S: the bytes (records, in line mode) to stop at have been written. */
+bool		relay_reached(const struct relay *r);
 /* Writes a whole buffer, counting it; for bytes read before the relay ran. */
 enum relay_end	relay_write(struct relay *r, const void *data, size_t len);
 /* Frees the buffer; the skipped ranges stay for the report. */

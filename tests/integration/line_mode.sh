@@ -108,6 +108,18 @@ for opts in "" --no-splice -b7; do
 	check "-S -l 10 lines $opts, from a file: the rest left" \
 	    cmp -s "$WORK/want" "$WORK/rest"
 done
+# across several files: the count, not the bytes, says when to stop
+seq 1 10 >"$WORK/ten"
+"$TACH" -q --line-mode -S -l 15 -f "$WORK/ten" -f "$WORK/ten" -f "$WORK/ten" \
+    >"$out"
+{ seq 1 10; seq 1 5; } >"$WORK/want"
+check "-S -l 15 lines over three files of 10: exact" cmp -s "$WORK/want" "$out"
+seq 1 10 | gzip -c >"$WORK/ten.gz"
+"$TACH" -q -z --line-mode -S -l 10 -f "$WORK/ten.gz" -f "$WORK/ten.gz" >"$out"
+status=$?
+check "-z -S -l 10 lines over two files: exit 0 (got $status)" [ $status -eq 0 ]
+check "-z -S -l 10 lines over two files: the first whole" \
+    cmp -s "$WORK/ten" "$out"
 printf 'a\0b\0c\0d\0' | "$TACH" -q -0 -S -l 2 >"$out"
 check "-0 -S -l 2: two records" [ "$(printf 'a\0b\0' | cmp - "$out"; echo $?)" = 0 ]
 
