@@ -67,13 +67,14 @@ relay_init(struct relay *r, int in, int out, size_t bufsize, bool zerocopy)
 unsigned char *
 relay_buffer(struct relay *r)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	size_t alloc = (r->bufsize + (size_t)page - 1) / (size_t)page *
-	    (size_t)page;
+	long page;
+	size_t alloc;
 	void *buf;
 
 	if (r->buf != NULL)
-		return r->buf;
+		return r->buf;	/* line mode asks for it every chunk */
+	page = sysconf(_SC_PAGESIZE);
+	alloc = (r->bufsize + (size_t)page - 1) / (size_t)page * (size_t)page;
 	if ((errno = posix_memalign(&buf, (size_t)page, alloc)) != 0)
 		err(1, "buffer of %zu bytes", alloc);
 	return r->buf = buf;
