@@ -15,7 +15,7 @@ if command -v apt-get >/dev/null 2>&1; then
 	build="build-essential cmake pkg-config libbsd-dev libncurses-dev"
 	test="clang libclang-rt-dev libcmocka-dev strace tmux valgrind mandoc
 	    pv time gzip bzip2 xz-utils zstd lz4 debhelper dpkg-dev fakeroot
-	    bash-completion lintian file"
+	    bash-completion lintian file rpm makepkg libarchive-tools ruby"
 	missing=
 	for p in $build $([ $tests = yes ] && echo $test); do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |

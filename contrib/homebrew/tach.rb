@@ -8,7 +8,8 @@ class Tach < Formula
 
   depends_on "cmake" => :build
   depends_on "pkgconf" => :build
-  depends_on "ncurses"
+
+  uses_from_macos "ncurses"
 
   on_linux do
     depends_on "libbsd"

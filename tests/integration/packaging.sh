@@ -69,6 +69,99 @@ check "Homebrew turns the progress links off" \
 check "the progress links point at tach" \
     [ "$(readlink "$WORK"/build-ON-_usr_pkgman/root/usr/pkg/bin/progress)" = tach ]
 
+# Homebrew: brew audit's rules, as far as they can be checked without
+# Homebrew (tests/packaging/formula-audit.rb); a formula that breaks one fails.
+if command -v ruby >/dev/null; then
+	check "Homebrew: the formula passes the audit" \
+	    ruby "$SOURCE_DIR/tests/packaging/formula-audit.rb" \
+	    "$contrib/homebrew/tach.rb"
+	sed 's/uses_from_macos "ncurses"/depends_on "ncurses"/' \
+	    "$contrib/homebrew/tach.rb" >"$WORK/tach.rb"
+	check "Homebrew: the audit catches a broken formula" \
+	    sh -c '! ruby "$1" "$2" >/dev/null' sh \
+	    "$SOURCE_DIR/tests/packaging/formula-audit.rb" "$WORK/tach.rb"
+fi
+
+# installed TREE: the files under TREE/usr, as layout prints them
+installed() {
+	(cd "$1/usr" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort)
+}
+
+# recipes_build TARBALL RECIPES: each recipe (in RECIPES, with the
+# tarball's checksums) whose tool is here builds the release tarball the
+# way its distribution does, its check (ctest -L quick) included, and
+# packages what cmake --install lays out.
+recipes_build() {
+	recipes=$2
+	usr_layout=$(layout /usr share/man OFF)
+	# RPM: rpmbuild -ba, with Fedora's cmake macros supplied (Debian's rpm
+	# has none) and without the BuildRequires check (its database is empty)
+	if command -v rpmbuild >/dev/null; then
+		mkdir -p "$WORK/rpm/SOURCES"
+		cp "$1" "$WORK/rpm/SOURCES/"
+		rpmbuild -ba --nodeps --define "_topdir $WORK/rpm" \
+		    --load "$SOURCE_DIR/tests/packaging/cmake.macros" \
+		    "$recipes/rpm/tach.spec" >"$WORK/rpm.log" 2>&1
+		check "rpmbuild -ba succeeds, %check included" [ $? -eq 0 ] ||
+		    tail -n 20 "$WORK/rpm.log" >&2
+		check "rpmbuild ran the quick tests" \
+		    grep -q 'tests passed, 0 tests failed' "$WORK/rpm.log"
+		rpm=$(ls "$WORK"/rpm/RPMS/*/tach-0.1.0-*.rpm 2>/dev/null | head -n 1)
+		check "rpmbuild made the source package" \
+		    sh -c 'ls "$1"/rpm/SRPMS/tach-0.1.0-*.src.rpm >/dev/null' sh "$WORK"
+		if [ -n "$rpm" ]; then
+			# less the build-id links rpm adds by itself
+			same "RPM package" "$usr_layout" \
+			    "$(rpm -qlp "$rpm" 2>/dev/null | sed -e 's|^/usr/||' \
+			    -e 's/\.gz$//' | grep -v '^lib/\.build-id' | sort)"
+		fi
+	else
+		echo "no rpmbuild: the RPM is not built" >&2
+	fi
+	# Arch: makepkg, which will not run as root; pacman's database is
+	# empty here, so the dependencies are not checked
+	if command -v makepkg >/dev/null && command -v bsdtar >/dev/null; then
+		arch=$(mktemp -d /tmp/tach-makepkg.XXXXXX)
+		cp "$recipes/arch/PKGBUILD" "$1" "$arch/"
+		if [ "$(id -u)" -eq 0 ]; then
+			chown -R nobody "$arch"
+			as_builder="runuser -u nobody --"
+		else
+			as_builder=
+		fi
+		(cd "$arch" && $as_builder env HOME="$arch" makepkg --nodeps \
+		    --noconfirm >"$WORK/makepkg.log" 2>&1)
+		check "makepkg verifies the checksum and builds, check() included" \
+		    [ $? -eq 0 ] ||
+		    tail -n 20 "$WORK/makepkg.log" >&2
+		check "makepkg ran the quick tests" \
+		    grep -q 'tests passed, 0 tests failed' "$WORK/makepkg.log"
+		# plus the licence where Arch keeps licences
+		same "Arch package" "$( { echo "$usr_layout"
+		    echo share/licenses/tach/LICENSE; } | sort)" \
+		    "$(installed "$arch/pkg/tach" | sed 's/\.gz$//')"
+		rm -rf "$arch"
+	else
+		echo "no makepkg: the Arch package is not built" >&2
+	fi
+	# Alpine: no abuild off Alpine, so its phases run as abuild runs them
+	# (in builddir, with srcdir and pkgdir set), here against glibc; the
+	# musl build itself is tests/cross-build's x86_64-linux-musl target
+	alpine=$WORK/alpine
+	mkdir -p "$alpine/src" "$alpine/pkg"
+	tar xzf "$1" -C "$alpine/src"
+	(startdir=$recipes/alpine srcdir=$alpine/src pkgdir=$alpine/pkg/tach
+	    . "$recipes/alpine/APKBUILD" &&
+	    echo "$sha512sums" | grep . | (cd "$(dirname "$1")" && sha512sum -c) &&
+	    cd "${builddir:-$srcdir/$pkgname-$pkgver}" &&
+	    build && check && package) >"$WORK/apk.log" 2>&1
+	check "the APKBUILD builds, checks and packages" [ $? -eq 0 ] ||
+	    tail -n 20 "$WORK/apk.log" >&2
+	same "Alpine package" "$usr_layout" "$(installed "$alpine/pkg/tach")"
+	check "Alpine: libbsd, as in the musl cross build" \
+	    grep -q '^makedepends=".*libbsd-dev' "$recipes/alpine/APKBUILD"
+}
+
 # The release step: contrib/release-checksums archives the tree and writes
 # the tarball's checksums into every recipe, the same bytes each time.
 if command -v git >/dev/null && git -C "$SOURCE_DIR" rev-parse HEAD >/dev/null 2>&1; then
@@ -91,10 +184,19 @@ if command -v git >/dev/null && git -C "$SOURCE_DIR" rev-parse HEAD >/dev/null 2
 	    "$WORK/rel/contrib/arch/PKGBUILD"
 	check "release-checksums: Homebrew" grep -qx "  sha256 \"$sha\"" \
 	    "$WORK/rel/contrib/homebrew/tach.rb"
+	check "release-checksums: Alpine" grep -qx \
+	    "$(sha512sum "$tarball" | cut -d' ' -f1)  tach-0.1.0.tar.gz" \
+	    "$WORK/rel/contrib/alpine/APKBUILD"
+	if command -v ruby >/dev/null; then
+		check "Homebrew: the formula passes the audit, with its checksum" \
+		    ruby "$SOURCE_DIR/tests/packaging/formula-audit.rb" \
+		    "$WORK/rel/contrib/homebrew/tach.rb" --release
+	fi
 	(cd "$WORK/rel" && git checkout -q -- contrib &&
 	    contrib/release-checksums -o "$WORK/dist2" >/dev/null)
 	check "release-checksums: the same bytes again" \
 	    cmp -s "$tarball" "$WORK/dist2/tach-0.1.0.tar.gz"
+	recipes_build "$tarball" "$WORK/rel/contrib"
 fi
 
 # The man page is clean under mandoc's lint.
