@@ -28,16 +28,42 @@ transfer_clock(const struct display *d)
 	return clock_now() - d->origin - d->stopped;
 }
 
+bool
+display_foreground(int fd, bool forced)
+{
+	pid_t pg = tcgetpgrp(fd);
+
+	return pg == -1 ? forced : pg == getpgrp();
+}
+
 /* A background job draws nothing; a non-terminal only with --force. */
 static bool
 may_draw(const struct display *d)
 {
-	pid_t pg;
+	return d->active && display_foreground(d->term.fd, d->forced);
+}
 
-	if (!d->active)
-		return false;
-	pg = tcgetpgrp(d->term.fd);
-	return pg == -1 ? d->forced : pg == getpgrp();
+int
+display_width(const struct terminal *t, int width, bool tty)
+{
+	int cols = term_width(t);
+
+	/* -w may narrow the line on a terminal, never widen it: it would wrap */
+	if (width > 0 && (!tty || width < cols))
+		cols = width;
+	return cols > RENDER_WIDTH_MAX ? RENDER_WIDTH_MAX : cols;
+}
+
+void
+display_terminal(struct terminal *t, struct render_caps *caps, int fd)
+{
+	const char *no_colour = getenv("NO_COLOR");
+
+	term_open(t, fd, isatty(fd) && (no_colour == NULL ||
+	    *no_colour == '\0'));
+	caps->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	caps->colour_on = t->colour_on;
+	caps->colour_off = t->colour_off;
 }
 
 /* Which side tach waits for most, with --stats: the bottleneck. */
@@ -105,12 +131,7 @@ draw(struct display *d, const struct render_state *s)
 
 	if (!may_draw(d))
 		return;
-	/* -w may narrow the line on a terminal, never widen it: it would wrap */
-	width = term_width(&d->term);
-	if (d->width > 0 && (!d->tty || d->width < width))
-		width = d->width;
-	if (width > RENDER_WIDTH_MAX)
-		width = RENDER_WIDTH_MAX;
+	width = display_width(&d->term, d->width, d->tty);
 	if (d->format != NULL)
 		len = render_format(s, d->format, width, &d->caps, d->line,
 		    sizeof(d->line));
@@ -142,9 +163,8 @@ numeric(const struct display *d, const struct render_state *s)
 		    (double)s->size));
 }
 
-/* A JSON string: quotes, backslashes and control bytes escaped. */
-static void
-json_string(const char *text)
+void
+display_json_string(const char *text)
 {
 	const unsigned char *p = (const unsigned char *)text;
 
@@ -169,7 +189,7 @@ json(const struct display *d, const struct render_state *s,
 	fputc('{', stderr);
 	if (d->name != NULL) {
 		fputs("\"name\":", stderr);
-		json_string(d->name);
+		display_json_string(d->name);
 		fputc(',', stderr);
 	}
 	/* in line mode the rates, size and percentage count lines */
@@ -297,9 +317,8 @@ suspend(struct display *d)
 		term_write(&d->term, d->term.civis, strlen(d->term.civis));
 }
 
-/* The line's label: "NAME: " (-N), the file being read (several -f), -p. */
-static char *
-label(const char *name, const char *file, const char *prefix)
+char *
+display_label(const char *name, const char *file, const char *prefix)
 {
 	size_t len = 1;
 	char *s;
@@ -321,14 +340,13 @@ display_start(struct display *d, const struct options *opts,
 {
 	int fd = opts->cmd != NULL && !opts->stderr_bar ? STDOUT_FILENO :
 	    STDERR_FILENO;
-	const char *no_colour = getenv("NO_COLOR");
 	bool machine = opts->numeric || opts->json;
 
 	memset(d, 0, sizeof(*d));
 	d->input = in;
 	d->relay = r;
 	d->label = opts->prefix;
-	d->prefix = label(opts->name, opts->nfiles > 1 ? in->name : NULL,
+	d->prefix = display_label(opts->name, opts->nfiles > 1 ? in->name : NULL,
 	    opts->prefix);
 	d->name = opts->name;
 	d->format = opts->format;
@@ -355,11 +373,7 @@ display_start(struct display *d, const struct options *opts,
 		return;
 	signals_install_display();
 	if (d->active) {
-		term_open(&d->term, fd, isatty(fd) && (no_colour == NULL ||
-		    *no_colour == '\0'));
-		d->caps.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-		d->caps.colour_on = d->term.colour_on;
-		d->caps.colour_off = d->term.colour_off;
+		display_terminal(&d->term, &d->caps, fd);
 		d->cursor = opts->cursor && isatty(fd) &&
 		    cursor_claim(fd, &d->row);
 	}
@@ -378,7 +392,7 @@ void
 display_reading(struct display *d, const char *file)
 {
 	free(d->prefix);
-	d->prefix = label(d->name, file, d->label);
+	d->prefix = display_label(d->name, file, d->label);
 }
 
 bool
@@ -400,36 +414,44 @@ display_service(void *ctx)
 	return true;
 }
 
-static void
-print_stats(struct display *d, double t)
+void
+display_rates(struct stats *rates, size_t full, double interval, bool lines)
 {
 	struct stats_summary sum;
 	char a[5][32];
-	const struct relay *r = d->relay;
 
-	stats_summary(&d->rates, &sum);
-	render_iec(t > 0 ? (double)r->bytes / t : 0, a[0], sizeof(a[0]));
-	fprintf(stderr, "%s: %llu bytes in %.3f s, %s/s\n", getprogname(),
-	    (unsigned long long)r->bytes, t, a[0]);
-	if (d->lines) {
-		render_amount(t > 0 ? (double)r->records / t : 0, true, a[0],
-		    sizeof(a[0]));
-		fprintf(stderr, "%s: %llu lines in %.3f s, %s/s\n",
-		    getprogname(), (unsigned long long)r->records, t, a[0]);
-	}
-	render_amount(sum.min, d->lines, a[0], sizeof(a[0]));
-	render_amount(sum.median, d->lines, a[1], sizeof(a[1]));
-	render_amount(sum.mean, d->lines, a[2], sizeof(a[2]));
-	render_amount(sum.max, d->lines, a[3], sizeof(a[3]));
-	render_amount(sum.stddev, d->lines, a[4], sizeof(a[4]));
-	if (d->full == 0)
+	stats_summary(rates, &sum);
+	render_amount(sum.min, lines, a[0], sizeof(a[0]));
+	render_amount(sum.median, lines, a[1], sizeof(a[1]));
+	render_amount(sum.mean, lines, a[2], sizeof(a[2]));
+	render_amount(sum.max, lines, a[3], sizeof(a[3]));
+	render_amount(sum.stddev, lines, a[4], sizeof(a[4]));
+	if (full == 0)
 		fprintf(stderr, "%s: rate not measured: the run was shorter "
 		    "than half an interval (%g s)\n", getprogname(),
-		    d->interval / 2);
+		    interval / 2);
 	else
 		fprintf(stderr, "%s: rate over %zu intervals: min %s/s, "
 		    "median %s/s, mean %s/s, max %s/s, stddev %s/s\n",
 		    getprogname(), sum.count, a[0], a[1], a[2], a[3], a[4]);
+}
+
+static void
+print_stats(struct display *d, double t)
+{
+	char a[32];
+	const struct relay *r = d->relay;
+
+	render_iec(t > 0 ? (double)r->bytes / t : 0, a, sizeof(a));
+	fprintf(stderr, "%s: %llu bytes in %.3f s, %s/s\n", getprogname(),
+	    (unsigned long long)r->bytes, t, a);
+	if (d->lines) {
+		render_amount(t > 0 ? (double)r->records / t : 0, true, a,
+		    sizeof(a));
+		fprintf(stderr, "%s: %llu lines in %.3f s, %s/s\n",
+		    getprogname(), (unsigned long long)r->records, t, a);
+	}
+	display_rates(&d->rates, d->full, d->interval, d->lines);
 	fprintf(stderr, "%s: input-wait %d%%, output-wait %d%%\n",
 	    getprogname(), t > 0 ? (int)(100 * r->wait_in / t + 0.5) : 0,
 	    t > 0 ? (int)(100 * r->wait_out / t + 0.5) : 0);

@@ -4,7 +4,8 @@
  *
  * Data flow: options -> input (a file, stdin, or a decompressor's output)
  * -> relay (the transfer engine) -> stdout or cmd's stdin, input after
- * input, through one relay and one display.  The relay
+ * input, through one relay and one display.  -d moves nothing: watch
+ * samples another process's files instead.  The relay
  * calls display_service() whenever a signal arrived; the display feeds
  * the meter and redraws through the renderer and the terminal layer.
  */
@@ -25,6 +26,7 @@
 #include "tach/options.h"
 #include "tach/relay.h"
 #include "tach/signals.h"
+#include "tach/watch.h"
 
 /* Starts cmd reading a pipe; returns the pipe's end that tach writes. */
 static int
@@ -181,6 +183,8 @@ main(int argc, char *argv[])
 	setlocale(LC_ALL, "");
 	options_get(&opts, argc, argv);
 	signals_install();
+	if (opts.watch_pid != 0)
+		return watch_run(&opts);
 	if (!open_next(&in, &opts, &next, &failed)) {
 		if (signals_fatal() != 0)
 			signals_die(signals_fatal());

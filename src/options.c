@@ -41,6 +41,7 @@ static const struct option long_options[] = {
 	{ "width",		required_argument, NULL, 'w' },
 	{ "decompress",		no_argument,	   NULL, 'z' },
 	{ "delay-start",	required_argument, NULL, 'D' },
+	{ "watchfd",		required_argument, NULL, 'd' },
 	{ "skip-errors",	no_argument,	   NULL, 'E' },
 	{ "stop-at-size",	no_argument,	   NULL, 'S' },
 	{ "wait",		no_argument,	   NULL, 'W' },
@@ -74,8 +75,12 @@ usage(bool as_progress)
 		    "[-w width]\n"
 		    "       %*s [-F format | --format json] [--force] "
 		    "[--line-mode] [--no-splice]\n"
-		    "       %*s [--stats] [cmd [args ...]]\n",
-		    name, pad, "", pad, "", pad, "");
+		    "       %*s [--stats] [cmd [args ...]]\n"
+		    "       %s -d pid[:fd] [-en] [-D seconds] [-i seconds] "
+		    "[-N name] [-p prefix]\n"
+		    "       %*s [-w width] [-F format | --format json] "
+		    "[--force] [--stats]\n",
+		    name, pad, "", pad, "", pad, "", name, pad, "");
 	exit(1);
 }
 
@@ -100,6 +105,10 @@ help(bool as_progress)
 	    "  -c, --cursor            keep a line of its own beside other "
 	    "tach -c\n"
 	    "  -D, --delay-start SEC   draw nothing for the first SEC seconds\n"
+	    "  -d, --watchfd PID[:FD]  watch how far process PID has got in "
+	    "the files\n"
+	    "                          (or in descriptor FD) it has open, a "
+	    "line each\n"
 	    "  -E, --skip-errors       zeros for unreadable blocks of a file "
 	    "or disk\n"
 	    "  -e, --stderr            draw on stderr in command mode\n"
@@ -158,6 +167,57 @@ seconds_arg(const char *what, const char *text, double min, double *v,
 	return true;
 }
 
+/* -d PID[:FD]: a process id, and a descriptor or -1. */
+static bool
+watch_arg(const char *text, long *pid, int *fd, char *msg, size_t msglen)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	*pid = strtol(text, &end, 10);
+	*fd = -1;
+	if (end != text && *end == ':' && end[1] >= '0' && end[1] <= '9') {
+		n = strtol(end + 1, &end, 10);
+		*fd = n <= INT_MAX ? (int)n : -1;
+	}
+	if (errno != 0 || end == text || *end != '\0' || *pid <= 0 ||
+	    *pid > INT_MAX || (strchr(text, ':') != NULL && *fd < 0)) {
+		snprintf(msg, msglen, "-d `%s': not a process id, or pid:fd",
+		    text);
+		return false;
+	}
+	return true;
+}
+
+/* The options that make no sense when watching: the first given, or NULL. */
+static const char *
+not_for_watching(const struct options *opts)
+{
+	const struct { bool given; const char *name; } refused[] = {
+		{ opts->cmd != NULL, "a command" },
+		{ opts->nfiles > 0, "-f" },
+		{ opts->quiet, "-q" },
+		{ opts->rate_limit != 0, "-L" },
+		{ opts->size >= 0, "-l" },
+		{ opts->stop_at_size, "-S" },
+		{ opts->bufsize != 0, "-b" },
+		{ opts->decompress, "-z" },
+		{ opts->skip_errors, "-E" },
+		{ opts->sync, "-Y" },
+		{ opts->wait, "-W" },
+		{ opts->cursor, "-c" },
+		{ opts->records == '\n', "--line-mode" },
+		{ opts->records == '\0', "-0" },
+		{ opts->no_splice, "--no-splice" },
+	};
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		if (refused[i].given)
+			return refused[i].name;
+	return NULL;
+}
+
 /* The options that only switch something on. */
 static bool *
 flag_of(struct options *opts, int ch)
@@ -205,7 +265,7 @@ enum options_result
 options_parse(struct options *opts, int argc, char *argv[], char *msg,
     size_t msglen)
 {
-	const char *base, **text;
+	const char *base, **text, *refused;
 	long long n;
 	bool ok = true, *flag;
 	int ch;
@@ -214,13 +274,16 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 	opts->size = -1;
 	opts->records = -1;
 	opts->interval = 0.2;
+	opts->watch_fd = -1;
 	base = strrchr(argv[0], '/');
 	base = base != NULL ? base + 1 : argv[0];
 	opts->as_progress = strcmp(base, "progress") == 0;
 	setprogname(base);
 	argv[0] = (char *)base;		/* getopt's messages name it */
 
-	while (ok && (ch = getopt_long(argc, argv, "+0b:cD:EeF:f:i:L:l:N:np:qSWw:Yz",
+	while (ok && (ch = getopt_long(argc, argv,
+	    opts->as_progress ? "+0b:cD:EeF:f:i:L:l:N:np:qSWw:Yz" :
+	    "+0b:cD:d:EeF:f:i:L:l:N:np:qSWw:Yz",
 	    long_options, NULL)) != -1) {
 		if ((flag = flag_of(opts, ch)) != NULL) {
 			*flag = true;
@@ -248,6 +311,10 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 		case 'D':
 			ok = seconds_arg("delay", optarg, 0, &opts->delay,
 			    msg, msglen);
+			break;
+		case 'd':
+			ok = watch_arg(optarg, &opts->watch_pid,
+			    &opts->watch_fd, msg, msglen);
 			break;
 		case 'i':
 			ok = seconds_arg("interval", optarg, 0.01,
@@ -298,6 +365,11 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 		opts->cmd = argv;
 	else if (opts->as_progress)
 		return OPTIONS_USAGE;
+	if (opts->watch_pid != 0 && (refused = not_for_watching(opts)) != NULL) {
+		snprintf(msg, msglen, "-d watches another process: %s does not "
+		    "apply", refused);
+		return OPTIONS_BAD;
+	}
 	return OPTIONS_RUN;
 }
 

@@ -162,6 +162,20 @@ signals_take(void)
 }
 
 int
+signals_wait(void)
+{
+	sigset_t all, old;
+
+	/* blocked from the test to the wait, so none slips in between */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	if (!signal_pending)
+		sigsuspend(&old);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return signals_take();
+}
+
+int
 signals_fatal(void)
 {
 	return fatal;

@@ -47,6 +47,7 @@ term_open(struct terminal *t, int fd, bool colour)
 	if (getenv("TERM") == NULL || setupterm(NULL, fd, &error) != OK)
 		return;
 	t->cols = tigetnum("cols") > 0 ? tigetnum("cols") : 0;
+	t->rows = tigetnum("lines") > 0 ? tigetnum("lines") : 0;
 	expand(t->cr, tigetstr("cr"));
 	if (t->cr[0] == '\0')
 		strcpy(t->cr, "\r");
@@ -55,6 +56,7 @@ term_open(struct terminal *t, int fd, bool colour)
 	expand(t->cnorm, tigetstr("cnorm"));
 	expand(t->sc, tigetstr("sc"));
 	expand(t->rc, tigetstr("rc"));
+	expand(t->cuu1, tigetstr("cuu1"));
 	cup = tigetstr("cup");
 	if (cup != NULL && cup != (char *)-1 && strlen(cup) < sizeof(t->cup))
 		strcpy(t->cup, cup);
@@ -81,6 +83,16 @@ term_width(const struct terminal *t)
 	return t->cols > 0 ? t->cols : 80;
 }
 
+int
+term_height(const struct terminal *t)
+{
+	struct winsize ws;
+
+	if (ioctl(t->fd, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0)
+		return ws.ws_row;
+	return t->rows;
+}
+
 void
 term_write(const struct terminal *t, const char *s, size_t len)
 {
@@ -98,13 +110,26 @@ term_write(const struct terminal *t, const char *s, size_t len)
 void
 term_draw(const struct terminal *t, const char *line, size_t len)
 {
-	char frame[TERM_FRAME_MAX];
-	size_t cr = strlen(t->cr), el = strlen(t->el);
+	term_draw_at(t, 0, false, line, len);
+}
 
-	if (cr + len + el > sizeof(frame))
-		len = sizeof(frame) - cr - el;
-	memcpy(frame, t->cr, cr);
-	memcpy(frame + cr, line, len);
-	memcpy(frame + cr + len, t->el, el);
-	term_write(t, frame, cr + len + el);
+void
+term_draw_at(const struct terminal *t, int up, bool down, const char *line,
+    size_t len)
+{
+	char frame[TERM_FRAME_MAX];
+	size_t at = 0, cr = strlen(t->cr), el = strlen(t->el),
+	    cuu1 = strlen(t->cuu1);
+
+	/* the moves first: a line too long for the frame loses its end */
+	for (; up > 0 && at + cuu1 + 1 <= sizeof(frame) / 2; up--, at += cuu1)
+		memcpy(frame + at, t->cuu1, cuu1);
+	if (down)
+		frame[at++] = '\n';
+	if (at + cr + len + el > sizeof(frame))
+		len = sizeof(frame) - at - cr - el;
+	memcpy(frame + at, t->cr, cr);
+	memcpy(frame + at + cr, line, len);
+	memcpy(frame + at + cr + len, t->el, el);
+	term_write(t, frame, at + cr + len + el);
 }

@@ -7,12 +7,17 @@
  *   socket-out FILE CMD...   CMD's stdout is a socket drained into FILE
  *   group CMD...             CMD in its own process group, as a shell
  *                            job would be (for foreground tests)
+ *   reader                   a reader that the test steps (for -d): a
+ *                            command a line on stdin ("open PATH",
+ *                            "read FD BYTES", "close FD"), each answered
+ *                            with a line on stdout once done; EOF exits
  */
 #include <sys/socket.h>
 #include <sys/wait.h>
 
 #include <err.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -33,6 +38,36 @@ pump(int from, int to)
 		}
 	if (n < 0)
 		err(1, "pump read");
+}
+
+/* The stepped reader: nothing moves but what the test asks for. */
+static int
+reader(void)
+{
+	char line[4096], path[4096], buf[65536];
+	long long left;
+	ssize_t n;
+	int fd;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	while (fgets(line, sizeof(line), stdin) != NULL) {
+		if (sscanf(line, "open %4095[^\n]", path) == 1) {
+			if ((fd = open(path, O_RDONLY)) == -1)
+				err(1, "%s", path);
+			printf("%d\n", fd);
+		} else if (sscanf(line, "read %d %lld", &fd, &left) == 2) {
+			for (n = 1; left > 0 && n > 0; left -= n)
+				if ((n = read(fd, buf, left < (long long)sizeof(buf) ?
+				    (size_t)left : sizeof(buf))) == -1)
+					err(1, "read");
+			printf("read\n");
+		} else if (sscanf(line, "close %d", &fd) == 1) {
+			close(fd);
+			printf("closed\n");
+		} else
+			errx(2, "reader: %s", line);
+	}
+	return 0;
 }
 
 static int
@@ -57,8 +92,10 @@ main(int argc, char *argv[])
 	int sv[2], fd, status;
 	pid_t pid;
 
+	if (argc == 2 && strcmp(argv[1], "reader") == 0)
+		return reader();
 	if (argc < 3)
-		errx(2, "usage: helper nonblock|socket-in|socket-out ...");
+		errx(2, "usage: helper nonblock|socket-in|socket-out|group|reader ...");
 	if (strcmp(argv[1], "nonblock") == 0) {
 		for (fd = 0; fd <= 1; fd++)
 			if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) |

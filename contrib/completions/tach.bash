@@ -11,6 +11,9 @@ _tach()
 	-F|--format)
 		COMPREPLY=($(compgen -W 'json' -- "$cur"))
 		return ;;
+	-d|--watchfd)
+		COMPREPLY=($(compgen -W "$(ps -e -o pid= 2>/dev/null)" -- "$cur"))
+		return ;;
 	-b|--buffer-size|-D|--delay-start|-i|--interval|-L|--rate-limit|-l|--size|-N|--name|-p|--prefix|-w|--width)
 		return ;;
 	esac
@@ -18,7 +21,7 @@ _tach()
 	local i
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-		-f|-b|-D|-F|-i|-L|-l|-N|-p|-w|--file|--buffer-size|--delay-start|--interval|--rate-limit|--size|--name|--prefix|--width|--format)
+		-f|-b|-D|-d|-F|-i|-L|-l|-N|-p|-w|--file|--buffer-size|--delay-start|--watchfd|--interval|--rate-limit|--size|--name|--prefix|--width|--format)
 			((i++)) ;;
 		-*) ;;
 		*)
@@ -27,8 +30,9 @@ _tach()
 		esac
 	done
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W '-0 -b -c -D -E -e -F -f -i -L -l -N -n -p
+		COMPREPLY=($(compgen -W '-0 -b -c -D -d -E -e -F -f -i -L -l -N -n -p
 		    -q -S -W -w -Y -z --null --buffer-size --cursor --delay-start
+		    --watchfd
 		    --skip-errors --stderr --file --sync --line-mode
 		    --interval --rate-limit --size --name --numeric --prefix --quiet
 		    --stop-at-size --wait --width --decompress --force --format

@@ -78,4 +78,21 @@ bool	display_service(void *ctx);
  */
 void	display_finish(struct display *d, enum display_outcome outcome);
 
+/* Shared with the watch mode (watch.c). */
+/* The terminal's capabilities and the renderer's, for a display on fd. */
+void	display_terminal(struct terminal *t, struct render_caps *caps,
+	    int fd);
+/* True unless a background job: a non-terminal only if forced. */
+bool	display_foreground(int fd, bool forced);
+/* The line's width: the terminal's, narrowed (never widened) by -w. */
+int	display_width(const struct terminal *t, int width, bool tty);
+/* The line's label: "NAME: " (-N), a file's name, then -p's text. */
+char	*display_label(const char *name, const char *file,
+	    const char *prefix);
+/* A JSON string on stderr: quotes, backslashes, control bytes escaped. */
+void	display_json_string(const char *text);
+/* --stats: the per-interval rates' summary line on stderr. */
+void	display_rates(struct stats *rates, size_t full, double interval,
+	    bool lines);
+
 #endif

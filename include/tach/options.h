@@ -32,6 +32,8 @@ struct options {
 	double		  delay;	/* -D: seconds before the first draw */
 	bool		  cursor;	/* -c: one line per instance */
 	bool		  as_progress;	/* invoked as progress(1) */
+	long		  watch_pid;	/* -d: the process to watch, or 0 */
+	int		  watch_fd;	/* -d PID:FD, or -1: every file */
 	char		**cmd;		/* NULL in filter mode */
 };
 

@@ -31,6 +31,8 @@ void	signals_install_display(void);
 void	signals_timer(double interval);
 /* Returns and clears the SIGNAL_* bits that arrived. */
 int	signals_take(void);
+/* Sleeps until a signal arrives; then as signals_take(). */
+int	signals_wait(void);
 /* The terminating signal that arrived, or 0. */
 int	signals_fatal(void);
 /* True if the parent had sig ignored (see signals_install). */

@@ -16,6 +16,7 @@
 struct terminal {
 	int	fd;
 	int	cols;			/* terminfo's, or 0 */
+	int	rows;			/* terminfo's, or 0 */
 	char	cr[TERM_CAP_MAX];
 	char	el[TERM_CAP_MAX];	/* clear to end of line, or "" */
 	char	civis[TERM_CAP_MAX];	/* hide the cursor, or "" */
@@ -25,14 +26,23 @@ struct terminal {
 	char	sc[TERM_CAP_MAX];	/* save the cursor, or "" */
 	char	rc[TERM_CAP_MAX];	/* restore it, or "" */
 	char	cup[TERM_CAP_MAX];	/* move it: unexpanded, for tiparm */
+	char	cuu1[TERM_CAP_MAX];	/* up a row, or "" */
 };
 
 /* Reads the terminal's capabilities; colour only if wanted and possible. */
 void	term_open(struct terminal *t, int fd, bool colour);
 /* Columns: the window's size, else terminfo's, else 80. */
 int	term_width(const struct terminal *t);
+/* Rows: the window's size, else terminfo's, else 0 (unknown). */
+int	term_height(const struct terminal *t);
 /* Redraws the line in place. */
 void	term_draw(const struct terminal *t, const char *line, size_t len);
+/*
+ * Draws the line up rows higher (t->cuu1 must not be "" for up > 0), or
+ * on the next row if down, in one write.
+ */
+void	term_draw_at(const struct terminal *t, int up, bool down,
+	    const char *line, size_t len);
 /* Writes raw bytes, ignoring errors (the display never stops the data). */
 void	term_write(const struct terminal *t, const char *s, size_t len);
 

@@ -54,6 +54,11 @@ if command -v bash >/dev/null && [ -r /usr/share/bash-completion/bash_completion
 	}
 	complete_words tach --format "" >"$WORK/words"
 	check "bash: --format offers json" grep -qx json "$WORK/words"
+	complete_words tach -d "" >"$WORK/words"
+	check "bash: -d offers process ids, this one among them" \
+	    grep -qx "$$" "$WORK/words"
+	complete_words tach -d 1 gzi >"$WORK/words"
+	check "bash: -d consumes its argument" grep -qx gzip "$WORK/words"
 	complete_words tach -N foo gzi >"$WORK/words"
 	check "bash: -N consumes its argument; gzi completes to gzip" \
 	    grep -qx gzip "$WORK/words"

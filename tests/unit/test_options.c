@@ -184,6 +184,46 @@ free_options(void **state)
 	return 0;
 }
 
+/* -d PID[:FD]: the watch mode's target, and what it refuses. */
+static void
+watch(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("tach", NULL), OPTIONS_RUN);
+	assert_int_equal(opts.watch_pid, 0);
+	assert_int_equal(opts.watch_fd, -1);
+	assert_int_equal(parse("tach", "-d", "1234", "-n", "--stats", "-i",
+	    "0.5", "-N", "n", "-p", "p", "-w", "80", "-D", "1", "-e",
+	    "--force", NULL), OPTIONS_RUN);
+	assert_int_equal(opts.watch_pid, 1234);
+	assert_int_equal(opts.watch_fd, -1);
+	assert_int_equal(parse("tach", "--watchfd=7:0", NULL), OPTIONS_RUN);
+	assert_int_equal(opts.watch_pid, 7);
+	assert_int_equal(opts.watch_fd, 0);
+	assert_int_equal(parse("tach", "-d", "7:12", "--format", "json", NULL),
+	    OPTIONS_RUN);
+	assert_int_equal(opts.watch_fd, 12);
+	assert_true(opts.json);
+	for (const char **bad = (const char *[]){ "0", "-1", "x", "7:",
+	    ":3", "7:x", "7:-1", "7x", "99999999999", "7:99999999999", NULL };
+	    *bad != NULL; bad++) {
+		assert_int_equal(parse("tach", "-d", *bad, NULL), OPTIONS_BAD);
+		assert_non_null(strstr(msg, "not a process id"));
+	}
+	assert_int_equal(parse("tach", "-d", "7", "-q", NULL), OPTIONS_BAD);
+	assert_string_equal(msg, "-d watches another process: -q does not "
+	    "apply");
+	assert_int_equal(parse("tach", "-d", "7", "cat", NULL), OPTIONS_BAD);
+	assert_string_equal(msg, "-d watches another process: a command "
+	    "does not apply");
+	assert_int_equal(parse("tach", "-0", "-d", "7", NULL), OPTIONS_BAD);
+	assert_string_equal(msg, "-d watches another process: -0 does not "
+	    "apply");
+	/* progress(1) has no -d */
+	assert_int_equal(parse("progress", "-d", "7", "cat", NULL),
+	    OPTIONS_USAGE);
+}
+
 int
 main(void)
 {
@@ -195,6 +235,7 @@ main(void)
 		cmocka_unit_test(usage_help_version),
 		cmocka_unit_test(several_files),
 		cmocka_unit_test(line_mode_and_sync),
+		cmocka_unit_test(watch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, free_options);

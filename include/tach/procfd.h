@@ -1,0 +1,45 @@
+/*
+ * Another process's open files and its position in each, for -d: one
+ * implementation per system (procfd_linux.c reads /proc, procfd_freebsd.c
+ * kinfo_getfile(3), procfd_netbsd.c the KERN_FILE2 sysctl,
+ * procfd_darwin.c libproc; procfd_none.c says it cannot).  They only read:
+ * nothing is opened, written or signalled in the watched process.
+ */
+#ifndef TACH_PROCFD_H
+#define TACH_PROCFD_H
+
+#include <sys/types.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct procfd_file {
+	int		 fd;
+	char		*path;		/* as the system names it; "" if not */
+	uint64_t	 dev, ino;	/* a new file on the same fd is new */
+	uint64_t	 offset;
+	uint64_t	 size;		/* a file's length, a disk's; 0 unknown */
+	bool		 writing;	/* open for writing only */
+};
+
+/* The fd passed to procfd_list is open, but not to a file or disk. */
+#define PROCFD_NOT_FILE	(-1)
+
+/*
+ * The regular files and disks pid has open (fd >= 0: that descriptor
+ * only), in *files (free with procfd_free) and *n.  Returns 0, or an errno:
+ * ESRCH when pid does not exist or has exited (a zombie too), EACCES or
+ * EPERM when it may not be inspected, EBADF when fd is not open,
+ * PROCFD_NOT_FILE when it is open to something else, ENOSYS where the
+ * system offers no way.
+ */
+int	procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n);
+void	procfd_free(struct procfd_file *files, size_t n);
+
+/* For the implementations (procfd.c): a new entry at the list's end. */
+struct procfd_file	*procfd_grow(struct procfd_file **files, size_t *n,
+			    size_t *room);
+/* Frees the list and leaves it empty: an error's way out. */
+void			 procfd_drop(struct procfd_file **files, size_t *n);
+
+#endif

@@ -1,0 +1,96 @@
+/*
+ * procfd on macOS: libproc lists the descriptors (PROC_PIDLISTFDS) and
+ * gives each vnode's path, offset and size (PROC_PIDFDVNODEPATHINFO);
+ * PROC_PIDTBSDINFO tells a zombie.  A disk's size is not asked for.
+ */
+#include <sys/types.h>
+#include <sys/proc.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libproc.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tach/procfd.h"
+
+static int
+process_state(pid_t pid)
+{
+	struct proc_bsdinfo bi;
+
+	if (proc_pidinfo(pid, PROC_PIDTBSDINFO, 0, &bi, sizeof(bi)) !=
+	    (int)sizeof(bi))
+		return errno == EPERM || errno == EACCES ? errno : ESRCH;
+	return bi.pbi_status == SZOMB ? ESRCH : 0;
+}
+
+/* Adds fd if it is a file or disk: 0, or an errno. */
+static int
+add(pid_t pid, int fd, struct procfd_file **files, size_t *n, size_t *room)
+{
+	struct vnode_fdinfowithpath vi;
+	struct procfd_file *f;
+	mode_t mode;
+
+	if (proc_pidfdinfo(pid, fd, PROC_PIDFDVNODEPATHINFO, &vi,
+	    sizeof(vi)) != (int)sizeof(vi))
+		return errno == EPERM || errno == EACCES ? errno : EBADF;
+	mode = (mode_t)vi.pvip.vip_vi.vi_stat.vst_mode;
+	if (!S_ISREG(mode) && !S_ISBLK(mode) && !S_ISCHR(mode))
+		return PROCFD_NOT_FILE;
+	if ((f = procfd_grow(files, n, room)) == NULL)
+		return ENOMEM;
+	if ((f->path = strdup(vi.pvip.vip_path)) == NULL) {
+		(*n)--;
+		return ENOMEM;
+	}
+	f->fd = fd;
+	f->dev = (uint64_t)vi.pvip.vip_vi.vi_stat.vst_dev;
+	f->ino = (uint64_t)vi.pvip.vip_vi.vi_stat.vst_ino;
+	f->offset = vi.pfi.fi_offset > 0 ? (uint64_t)vi.pfi.fi_offset : 0;
+	f->size = S_ISREG(mode) ? (uint64_t)vi.pvip.vip_vi.vi_stat.vst_size : 0;
+	f->writing = (vi.pfi.fi_openflags & (FREAD | FWRITE)) == FWRITE;
+	return 0;
+}
+
+int
+procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
+{
+	struct proc_fdinfo *fds;
+	size_t room = 0, count;
+	int bytes, error;
+
+	*files = NULL;
+	*n = 0;
+	if ((error = process_state(pid)) != 0)
+		return error;
+	if (fd >= 0) {
+		if ((error = add(pid, fd, files, n, &room)) != 0)
+			procfd_drop(files, n);
+		return error;
+	}
+	if ((bytes = proc_pidinfo(pid, PROC_PIDLISTFDS, 0, NULL, 0)) <= 0)
+		return errno != 0 ? errno : ESRCH;
+	/* descriptors opened between the two calls: room to spare */
+	bytes += bytes / 4 + 16 * (int)sizeof(*fds);
+	if ((fds = malloc((size_t)bytes)) == NULL)
+		return errno;
+	if ((bytes = proc_pidinfo(pid, PROC_PIDLISTFDS, 0, fds, bytes)) <= 0) {
+		free(fds);
+		return errno != 0 ? errno : ESRCH;
+	}
+	count = (size_t)bytes / sizeof(*fds);
+	for (size_t i = 0; i < count && error == 0; i++) {
+		if (fds[i].proc_fdtype != PROX_FDTYPE_VNODE)
+			continue;
+		error = add(pid, fds[i].proc_fd, files, n, &room);
+		if (error == EBADF || error == PROCFD_NOT_FILE)
+			error = 0;
+	}
+	free(fds);
+	if (error != 0)
+		procfd_drop(files, n);
+	return error;
+}

@@ -1,0 +1,110 @@
+/*
+ * procfd on NetBSD: the KERN_FILE2 sysctl, by process, gives each
+ * descriptor's type, ki_foffset and ki_vsize; KERN_PROC2 tells a zombie.
+ * It names no paths: a file is named by its descriptor, or by the link
+ * procfs offers where /proc is mounted.
+ */
+#include <sys/types.h>
+#include <sys/file.h>
+#include <sys/sysctl.h>
+#include <sys/vnode.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tach/procfd.h"
+
+static int
+process_state(pid_t pid)
+{
+	int mib[6] = { CTL_KERN, KERN_PROC2, KERN_PROC_PID, pid,
+	    (int)sizeof(struct kinfo_proc2), 1 };
+	struct kinfo_proc2 kp;
+	size_t len = sizeof(kp);
+
+	if (sysctl(mib, 6, &kp, &len, NULL, 0) == -1)
+		return errno;
+	if (len == 0)
+		return ESRCH;
+	return kp.p_stat == LSZOMB ? ESRCH : 0;
+}
+
+static char *
+name_of(pid_t pid, int fd)
+{
+	char link[64], target[PATH_MAX];
+	ssize_t len;
+
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)pid, fd);
+	if ((len = readlink(link, target, sizeof(target) - 1)) > 0) {
+		target[len] = '\0';
+		return strdup(target);
+	}
+	return strdup("");
+}
+
+int
+procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
+{
+	int mib[6] = { CTL_KERN, KERN_FILE2, KERN_FILE_BYPID, pid,
+	    (int)sizeof(struct kinfo_file), 0 };
+	struct kinfo_file *kf = NULL, *k;
+	struct procfd_file *f;
+	size_t len = 0, room = 0, count;
+	int error;
+	bool found = false;
+
+	*files = NULL;
+	*n = 0;
+	if ((error = process_state(pid)) != 0)
+		return error;
+	/* the table may grow between the two calls: ask with room to spare */
+	if (sysctl(mib, 6, NULL, &len, NULL, 0) == -1)
+		return errno;
+	len += len / 4 + 8 * sizeof(*kf);
+	if ((kf = malloc(len)) == NULL)
+		return errno;
+	mib[5] = (int)(len / sizeof(*kf));
+	if (sysctl(mib, 6, kf, &len, NULL, 0) == -1) {
+		error = errno;
+		free(kf);
+		return error;
+	}
+	count = len / sizeof(*kf);
+	for (size_t i = 0; i < count && error == 0; i++) {
+		k = &kf[i];
+		if (fd >= 0 && k->ki_fd != fd)
+			continue;
+		found = true;
+		if (k->ki_ftype != DTYPE_VNODE || (k->ki_vtype != VREG &&
+		    k->ki_vtype != VBLK && k->ki_vtype != VCHR)) {
+			if (fd >= 0)
+				error = PROCFD_NOT_FILE;
+			continue;
+		}
+		if ((f = procfd_grow(files, n, &room)) == NULL ||
+		    (f->path = name_of(pid, k->ki_fd)) == NULL) {
+			if (f != NULL)
+				(*n)--;
+			error = ENOMEM;
+			break;
+		}
+		f->fd = k->ki_fd;
+		f->dev = 0;
+		f->ino = k->ki_fdata;	/* the vnode: one per open file */
+		f->offset = k->ki_foffset;
+		f->size = k->ki_vtype == VREG ? k->ki_vsize : 0;
+		f->writing = (k->ki_flag & (FREAD | FWRITE)) == FWRITE;
+	}
+	free(kf);
+	if (error == 0 && fd >= 0 && !found)
+		error = EBADF;
+	if (error != 0)
+		procfd_drop(files, n);
+	return error;
+}

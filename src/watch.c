@@ -1,0 +1,466 @@
+/*
+ * The watch mode.  Each tick samples the process's files through procfd,
+ * matches them with those seen before (same descriptor, same file), and
+ * draws one line each, stacked: the block is redrawn in place by moving
+ * up over it.  Files that close lose their line; the process's exit ends
+ * the watch.
+ */
+#include <err.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tach/clock.h"
+#include "tach/display.h"
+#include "tach/meter.h"
+#include "tach/procfd.h"
+#include "tach/render.h"
+#include "tach/signals.h"
+#include "tach/stats.h"
+#include "tach/term.h"
+#include "tach/watch.h"
+
+/* A file seen in the process, followed from the sample it first showed in. */
+struct watched {
+	struct procfd_file	 file;		/* the latest sample */
+	char			*label;
+	double			 since;		/* when first seen */
+	uint64_t		 first;		/* its offset then */
+	struct meter		 meter;		/* offset - first, since then */
+	struct stats		 rates;		/* --stats: per interval */
+	double			 last_t;
+	uint64_t		 last_moved;
+	size_t			 full;		/* intervals of at least half -i */
+	bool			 present;	/* in the latest sample */
+};
+
+struct watch {
+	const struct options	*opts;
+	pid_t			 pid;
+	struct watched		*files;
+	size_t			 n, room;
+	bool			 active;	/* drawing the lines */
+	bool			 tty;
+	int			 rows;		/* rows the block has on screen */
+	double			 origin;
+	unsigned		 phase;
+	struct terminal		 term;
+	struct render_caps	 caps;
+	char			 line[RENDER_BUFSIZE(RENDER_WIDTH_MAX)];
+};
+
+enum end { END_NONE, END_CLOSED, END_EXITED, END_INTERRUPTED };
+
+static uint64_t
+moved(const struct watched *w)
+{
+	return w->file.offset - w->first;
+}
+
+/* Its size, unless it is being written: then the end is not known. */
+static uint64_t
+size_of(const struct watched *w)
+{
+	return w->file.writing ? 0 : w->file.size;
+}
+
+static void
+state_at(struct watch *ws, struct watched *w, double now, bool final,
+    struct render_state *s)
+{
+	struct timespec wall;
+	uint64_t size = size_of(w);
+
+	memset(s, 0, sizeof(*s));
+	s->prefix = w->label;
+	s->bytes = w->file.offset;
+	s->done = w->file.offset;
+	s->size = size;
+	s->rate = meter_rate(&w->meter, METER_RATE_WINDOW);
+	s->average = meter_average(&w->meter);
+	s->elapsed = now - w->since;
+	/* the meter counts from where the file was when first seen */
+	s->eta = size > w->file.offset ? meter_eta(&w->meter, size - w->first) :
+	    -1;
+	s->stalled = meter_stalled(&w->meter);
+	s->final = final;
+	s->phase = ws->phase;
+	s->name = ws->opts->name;
+	s->waiting = -1;
+	if (clock_gettime(CLOCK_REALTIME, &wall) == 0)
+		s->wall = (double)wall.tv_sec;
+}
+
+/* -n: the percentage, or the position where the size is not known. */
+static void
+numeric(const struct watch *ws, const struct watched *w,
+    const struct render_state *s)
+{
+	if (ws->opts->watch_fd < 0)
+		fprintf(stderr, "%d ", w->file.fd);
+	if (s->size == 0)
+		fprintf(stderr, "%llu\n", (unsigned long long)s->done);
+	else
+		fprintf(stderr, "%d\n", s->done >= s->size ? 100 :
+		    (int)((double)s->done * 100 / (double)s->size));
+}
+
+static void
+json(const struct watch *ws, const struct watched *w,
+    const struct render_state *s, enum end end)
+{
+	static const char *results[] = { NULL, "closed", "exited",
+	    "interrupted" };
+
+	fputc('{', stderr);
+	if (ws->opts->name != NULL) {
+		fputs("\"name\":", stderr);
+		display_json_string(ws->opts->name);
+		fputc(',', stderr);
+	}
+	fprintf(stderr, "\"pid\":%d,\"fd\":%d,\"path\":", (int)ws->pid,
+	    w->file.fd);
+	display_json_string(w->file.path);
+	fprintf(stderr, ",\"elapsed\":%.3f,\"bytes\":%llu,\"rate\":%.1f,"
+	    "\"average\":%.1f", s->elapsed, (unsigned long long)s->bytes,
+	    s->rate, s->average);
+	if (s->size > 0)
+		fprintf(stderr, ",\"size\":%llu,\"percent\":%.2f",
+		    (unsigned long long)s->size, s->done >= s->size ? 100.0 :
+		    (double)s->done * 100 / (double)s->size);
+	else
+		fprintf(stderr, ",\"size\":null,\"percent\":null");
+	if (s->eta >= 0 && end == END_NONE)
+		fprintf(stderr, ",\"eta\":%.1f", s->eta);
+	else
+		fprintf(stderr, ",\"eta\":null");
+	fprintf(stderr, ",\"final\":%s", end != END_NONE ? "true" : "false");
+	if (end != END_NONE)
+		fprintf(stderr, ",\"result\":\"%s\"", results[end]);
+	fputs("}\n", stderr);
+}
+
+/* --stats: the rate over the interval that just ended (see display.c). */
+static void
+sample_rate(struct watch *ws, struct watched *w, double t, bool final)
+{
+	double span = t - w->last_t, interval = ws->opts->interval;
+
+	if (!ws->opts->stats || span <= 0 || (span < interval / 2 && !final))
+		return;
+	stats_add(&w->rates, (double)(moved(w) - w->last_moved) / span,
+	    span >= interval ? 1 : span / interval);
+	if (span >= interval / 2)
+		w->full++;
+	w->last_t = t;
+	w->last_moved = moved(w);
+}
+
+static void
+print_stats(struct watch *ws, struct watched *w, double now)
+{
+	char rate[32];
+	double t = now - w->since;
+
+	render_iec(t > 0 ? (double)moved(w) / t : 0, rate, sizeof(rate));
+	fprintf(stderr, "%s: fd %d (%s): %llu bytes in %.3f s, %s/s, "
+	    "at %llu\n", getprogname(), w->file.fd, w->file.path,
+	    (unsigned long long)moved(w), t, rate,
+	    (unsigned long long)w->file.offset);
+	display_rates(&w->rates, w->full, ws->opts->interval, false);
+}
+
+/*
+ * The block: one line a file, drawn over the rows drawn before; rows the
+ * block no longer needs are cleared.  A terminal that cannot move up
+ * shows the first file only.
+ */
+static void
+draw(struct watch *ws, double now, bool final)
+{
+	struct render_state s;
+	int width, lines, rows, height = term_height(&ws->term);
+	size_t len = 0;
+
+	if (!ws->active || !display_foreground(ws->term.fd, ws->opts->force))
+		return;
+	width = display_width(&ws->term, ws->opts->width, ws->tty);
+	lines = ws->n > 0 ? (int)ws->n : 1;
+	if (ws->term.cuu1[0] == '\0')
+		lines = 1;
+	if (height > 1 && lines > height - 1)
+		lines = height - 1;
+	if (ws->rows == 0)
+		term_write(&ws->term, ws->term.civis, strlen(ws->term.civis));
+	for (int i = 0; i < lines; i++) {
+		len = 0;
+		ws->line[0] = '\0';
+		if ((size_t)i < ws->n) {
+			state_at(ws, &ws->files[i], now, final, &s);
+			len = ws->opts->format != NULL ?
+			    render_format(&s, ws->opts->format, width,
+			    &ws->caps, ws->line, sizeof(ws->line)) :
+			    render_line(&s, width, &ws->caps, ws->line,
+			    sizeof(ws->line));
+		}
+		term_draw_at(&ws->term, i == 0 && ws->rows > 0 ?
+		    ws->rows - 1 : 0, i > 0, ws->line, len);
+	}
+	if (ws->rows > lines) {
+		for (rows = lines; rows < ws->rows; rows++)
+			term_draw_at(&ws->term, 0, true, "", 0);
+		/* back up to the block's last line */
+		term_draw_at(&ws->term, ws->rows - lines, false, ws->line, len);
+	}
+	ws->rows = lines;
+}
+
+/* The outputs of one tick, or of a file's end. */
+static void
+emit(struct watch *ws, struct watched *w, double now, enum end end)
+{
+	struct render_state s;
+
+	sample_rate(ws, w, now, end != END_NONE);
+	if (now - ws->origin < ws->opts->delay)
+		return;
+	state_at(ws, w, now, end != END_NONE, &s);
+	if (ws->opts->numeric)
+		numeric(ws, w, &s);
+	if (ws->opts->json)
+		json(ws, w, &s, end);
+}
+
+static void
+forget(struct watch *ws, size_t i, double now, enum end end)
+{
+	struct watched *w = &ws->files[i];
+
+	emit(ws, w, now, end);
+	if (ws->opts->stats)
+		print_stats(ws, w, now);
+	stats_free(&w->rates);
+	free(w->label);
+	free(w->file.path);
+	memmove(w, w + 1, (ws->n - i - 1) * sizeof(*w));
+	ws->n--;
+}
+
+static void
+start(struct watch *ws, struct watched *w, const struct procfd_file *f,
+    double now)
+{
+	char fallback[32];
+
+	memset(w, 0, sizeof(*w));
+	w->file = *f;
+	if (f->path[0] == '\0')
+		snprintf(fallback, sizeof(fallback), "fd %d", f->fd);
+	w->label = display_label(ws->opts->name, f->path[0] != '\0' ?
+	    f->path : fallback, ws->opts->prefix);
+	w->since = now;
+	w->last_t = now;
+	w->first = f->offset;
+	w->present = true;
+	meter_init(&w->meter);
+}
+
+static int
+by_fd(const void *a, const void *b)
+{
+	const struct watched *x = a, *y = b;
+
+	return (x->file.fd > y->file.fd) - (x->file.fd < y->file.fd);
+}
+
+/*
+ * Takes a sample and matches it with the files seen: new files join,
+ * closed ones are reported and dropped.  Returns procfd's error.
+ */
+static int
+sample(struct watch *ws, double now)
+{
+	struct procfd_file *got;
+	struct watched *w;
+	size_t n, j;
+	int error;
+
+	if ((error = procfd_list(ws->pid, ws->opts->watch_fd, &got, &n)) != 0)
+		return error;
+	/* the one descriptor followed now holds another file: it closed */
+	if (ws->opts->watch_fd >= 0 && ws->n == 1 && n == 1 &&
+	    (got[0].dev != ws->files[0].file.dev ||
+	    got[0].ino != ws->files[0].file.ino)) {
+		procfd_free(got, n);
+		return EBADF;
+	}
+	for (j = 0; j < ws->n; j++)
+		ws->files[j].present = false;
+	for (size_t i = 0; i < n; i++) {
+		for (j = 0; j < ws->n; j++) {
+			w = &ws->files[j];
+			if (w->file.fd == got[i].fd && w->file.dev ==
+			    got[i].dev && w->file.ino == got[i].ino)
+				break;
+		}
+		if (j == ws->n) {
+			if (ws->n == ws->room) {
+				ws->room = ws->room ? ws->room * 2 : 8;
+				if ((w = realloc(ws->files, ws->room *
+				    sizeof(*w))) == NULL)
+					err(1, "file list");
+				ws->files = w;
+			}
+			start(ws, &ws->files[ws->n++], &got[i], now);
+			got[i].path = NULL;	/* the watched file owns it */
+			continue;
+		}
+		w = &ws->files[j];
+		free(w->file.path);
+		/* a seek back starts the count again */
+		if (got[i].offset < w->file.offset) {
+			w->first = got[i].offset;
+			meter_init(&w->meter);
+			w->since = w->last_t = now;
+			w->last_moved = 0;
+		}
+		w->file = got[i];
+		got[i].path = NULL;
+		w->present = true;
+		meter_update(&w->meter, now - w->since, moved(w));
+	}
+	procfd_free(got, n);
+	for (j = ws->n; j-- > 0;)
+		if (!ws->files[j].present)
+			forget(ws, j, now, END_CLOSED);
+	qsort(ws->files, ws->n, sizeof(*ws->files), by_fd);
+	return 0;
+}
+
+/* SIGUSR1 (SIGINFO): where each file is, once, on stderr. */
+static void
+report(struct watch *ws)
+{
+	char size[32];
+
+	for (size_t i = 0; i < ws->n; i++) {
+		const struct watched *w = &ws->files[i];
+
+		if (size_of(w) > 0)
+			snprintf(size, sizeof(size), " of %llu",
+			    (unsigned long long)size_of(w));
+		else
+			size[0] = '\0';
+		fprintf(stderr, "%s: fd %d (%s): at %llu%s bytes\n",
+		    getprogname(), w->file.fd, w->file.path,
+		    (unsigned long long)w->file.offset, size);
+	}
+}
+
+static void
+tidy_screen(struct watch *ws)
+{
+	if (ws->rows == 0)
+		return;
+	term_write(&ws->term, "\n", 1);
+	term_write(&ws->term, ws->term.cnorm, strlen(ws->term.cnorm));
+	ws->rows = 0;
+}
+
+/* The last lines, each file's end, the screen as it was. */
+static void
+finish(struct watch *ws, enum end end)
+{
+	double now = clock_now();
+
+	signals_timer(0);
+	draw(ws, now, true);
+	tidy_screen(ws);
+	while (ws->n > 0)
+		forget(ws, 0, now, end);
+	free(ws->files);
+}
+
+/* A first sample's error: the process cannot be watched at all. */
+static _Noreturn void
+refuse(const struct watch *ws, int error)
+{
+	int fd = ws->opts->watch_fd;
+
+	if (error == ENOSYS)
+		errx(1, "-d: this system offers no way to see another "
+		    "process's files");
+	if (error == EACCES || error == EPERM)
+		errc(1, error, "process %d: its files may not be inspected "
+		    "(it runs as another user?)", (int)ws->pid);
+	if (fd >= 0 && error == PROCFD_NOT_FILE)
+		errx(1, "process %d: fd %d: not a regular file or disk",
+		    (int)ws->pid, fd);
+	if (fd >= 0 && error == EBADF)
+		errc(1, error, "process %d: fd %d", (int)ws->pid, fd);
+	errc(1, error, "process %d", (int)ws->pid);
+}
+
+int
+watch_run(const struct options *opts)
+{
+	struct watch ws;
+	double now;
+	int bits, error, fd = STDERR_FILENO;
+
+	memset(&ws, 0, sizeof(ws));
+	ws.opts = opts;
+	ws.pid = (pid_t)opts->watch_pid;
+	ws.origin = clock_now();
+	if ((error = sample(&ws, ws.origin)) != 0)
+		refuse(&ws, error);
+	ws.tty = isatty(fd);
+	ws.active = !opts->numeric && !opts->json && (opts->force || ws.tty);
+	ws.term.fd = fd;
+	signals_install_display();
+	if (ws.active)
+		display_terminal(&ws.term, &ws.caps, fd);
+	signals_timer(opts->interval);
+	for (;;) {
+		now = clock_now();
+		for (size_t i = 0; i < ws.n; i++)
+			emit(&ws, &ws.files[i], now, END_NONE);
+		/* -n or JSON into a reader that left: die of it, as pv */
+		if (ferror(stderr) && errno == EPIPE &&
+		    !signals_ignored(SIGPIPE))
+			signals_die(SIGPIPE);
+		if (now - ws.origin >= opts->delay)
+			draw(&ws, now, false);
+		ws.phase++;
+		bits = signals_wait();
+		if (bits & SIGNAL_TERMINATE) {
+			finish(&ws, END_INTERRUPTED);
+			signals_die(signals_fatal());
+		}
+		if (bits & SIGNAL_TSTP) {
+			term_write(&ws.term, ws.term.cnorm,
+			    strlen(ws.term.cnorm));
+			signals_stop_self();
+			if (ws.rows > 0)
+				term_write(&ws.term, ws.term.civis,
+				    strlen(ws.term.civis));
+		}
+		if (bits & SIGNAL_INFO)
+			report(&ws);
+		error = sample(&ws, clock_now());
+		/* the process, or the one descriptor followed, is done */
+		if (error == ESRCH || (opts->watch_fd >= 0 && (error == EBADF ||
+		    error == PROCFD_NOT_FILE || ws.n == 0))) {
+			finish(&ws, error == ESRCH ? END_EXITED : END_CLOSED);
+			return 0;
+		}
+		if (error != 0) {
+			finish(&ws, END_INTERRUPTED);
+			refuse(&ws, error);
+		}
+	}
+}

@@ -1,0 +1,156 @@
+# -d PID[:FD]: another process's files watched from outside, to the exact
+# end.  The watched process is the helper's stepped reader: it reads only
+# when told, so every position the test waits for is exact.
+. "$(dirname "$0")/lib.sh"
+[ "$(uname)" = Linux ] || skip "the watch test reads /proc (Linux)"
+
+random "$WORK/a" 3000000
+random "$WORK/b" 1000000
+
+# start_reader: the stepped reader, listening on fd 3 (which the watchers
+# must not hold open: the reader ends when the test closes it)
+start_reader() {
+	rm -f "$WORK/ctl" "$WORK/ack"
+	mkfifo "$WORK/ctl"
+	: >"$WORK/ack"
+	"$HELPER" reader <"$WORK/ctl" >"$WORK/ack" &
+	reader=$!
+	exec 3>"$WORK/ctl"
+	acks=0
+}
+acked() { [ "$(wc -l <"$WORK/ack")" -ge "$1" ]; }
+# say COMMAND: tells the reader, and waits until it has done it
+say() {
+	echo "$*" >&3
+	acks=$((acks + 1))
+	wait_until 60 acked $acks || fail "the reader did not answer: $*"
+}
+answer() { tail -n 1 "$WORK/ack"; }
+# seen FILE FD PATH BYTES [MORE]: a JSON object for fd PATH at BYTES
+seen() {
+	grep -q "\"fd\":$2,\"path\":\"$3\",\"elapsed\":[0-9.]*,\"bytes\":$4,${5:-}" "$1"
+}
+running() { kill -0 "$1" 2>/dev/null; }
+
+# A file read to its end, a second file opened mid-run and closed, then
+# the process's exit: exit 0, and the final position exact.
+start_reader
+say "open $WORK/a"
+fda=$(answer)
+rm -f "$WORK/json"
+"$TACH" -d "$reader" --format json -i 0.05 2>"$WORK/json" 3>&- &
+watcher=$!
+check "the file is seen at its start" \
+    wait_until 60 seen "$WORK/json" "$fda" "$WORK/a" 0
+say "read $fda 1000000"
+check "the position follows the reader" \
+    wait_until 60 seen "$WORK/json" "$fda" "$WORK/a" 1000000
+check "with its size and percentage" \
+    seen "$WORK/json" "$fda" "$WORK/a" 1000000 '.*"size":3000000,"percent":33.33'
+say "open $WORK/b"
+fdb=$(answer)
+check "a file opened mid-run is watched too" \
+    wait_until 60 seen "$WORK/json" "$fdb" "$WORK/b" 0
+say "read $fda 2000000"
+check "read to its end: 100%" wait_until 60 seen "$WORK/json" "$fda" \
+    "$WORK/a" 3000000 '.*"size":3000000,"percent":100.00'
+say "read $fdb 400000"
+wait_until 60 seen "$WORK/json" "$fdb" "$WORK/b" 400000
+say "close $fdb"
+# (the last position sampled: the test waited for it before the close)
+check "a closed file's last object says so" wait_until 60 seen \
+    "$WORK/json" "$fdb" "$WORK/b" 400000 '.*"final":true,"result":"closed"'
+check "the watcher goes on after a file closes" running "$watcher"
+exec 3>&-
+wait "$watcher"
+check "the process's exit ends the watch with 0 ($?)" [ $? -eq 0 ]
+check "the final object has the exact end" seen "$WORK/json" "$fda" \
+    "$WORK/a" 3000000 '.*"final":true,"result":"exited"'
+check "every object names the process" sh -c \
+    '! grep -v "^{\"pid\":$1,\"fd\":" "$2" | grep -q .' sh "$reader" "$WORK/json"
+wait "$reader"
+
+# -d PID:FD follows one descriptor; it ends, with 0, when that one closes.
+# -n gives its percentage alone; --stats its totals.
+start_reader
+say "open $WORK/a"
+fda=$(answer)
+rm -f "$WORK/num"
+"$TACH" -d "$reader:$fda" -n --stats -i 0.05 2>"$WORK/num" 3>&- &
+watcher=$!
+at_line() { grep -qx "$1" "$WORK/num"; }
+check "-n: the percentage alone" wait_until 60 at_line 0
+say "read $fda 1500000"
+check "-n: 50" wait_until 60 at_line 50
+say "read $fda 1500000"
+check "-n: 100" wait_until 60 at_line 100
+say "close $fda"
+wait "$watcher"
+check "the descriptor's close ends the watch with 0 ($?)" [ $? -eq 0 ]
+check "the reader still runs" running "$reader"
+check "--stats: the file's totals" \
+    grep -q "^tach: fd $fda ($WORK/a): [0-9]* bytes in .*, at 3000000$" "$WORK/num"
+check "--stats: its rates" grep -q "^tach: rate over [0-9]* intervals" "$WORK/num"
+
+# -n with every file: the descriptor before each number.
+say "open $WORK/b"
+fdb=$(answer)
+rm -f "$WORK/num"
+"$TACH" -d "$reader" -n -i 0.05 2>"$WORK/num" 3>&- &
+watcher=$!
+check "-n with several files: fd, then the number" \
+    wait_until 60 at_line "$fdb 0"
+kill "$watcher"
+wait "$watcher" 2>/dev/null
+check "a signal ends the watch as it ends a copy ($?)" [ $? -eq 143 ]
+
+# What cannot be watched: a message naming it, and 1.
+"$TACH" -d "$reader:0" 2>"$WORK/err"
+check "a descriptor that is not a file: 1 ($?)" [ $? -eq 1 ]
+check "…named" grep -qx "tach: process $reader: fd 0: not a regular file or disk" "$WORK/err"
+"$TACH" -d "$reader:77" 2>"$WORK/err"
+check "a descriptor that is not open: 1 ($?)" [ $? -eq 1 ]
+check "…named" grep -qx "tach: process $reader: fd 77: Bad file descriptor" "$WORK/err"
+sh -c 'echo $$ >"$1"' sh "$WORK/gone"
+gone=$(cat "$WORK/gone")
+"$TACH" -d "$gone" 2>"$WORK/err"
+check "a process that does not exist: 1 ($?)" [ $? -eq 1 ]
+check "…named" grep -qx "tach: process $gone: No such process" "$WORK/err"
+if [ "$(id -u)" -eq 0 ] && command -v runuser >/dev/null; then
+	runuser -u nobody -- "$TACH" -d "$reader" 2>"$WORK/err"
+	check "another user's process: 1 ($?)" [ $? -eq 1 ]
+	check "…with the reason" grep -qx "tach: process $reader: its files may not be inspected (it runs as another user?): Permission denied" "$WORK/err"
+fi
+for opt in -q "-L 1k" "-l 5" "-S -l 5" -z -Y "-f $WORK/a" --line-mode -0 \
+    "-b 1m" -W -c -E --no-splice; do
+	# shellcheck disable=SC2086
+	"$TACH" -d "$reader" $opt 2>"$WORK/err"
+	check "-d refuses $opt ($?)" [ $? -eq 1 ]
+	check "…saying so" grep -q "^tach: -d watches another process: .* does not apply$" "$WORK/err"
+done
+"$TACH" -d "$reader" cat 2>"$WORK/err"
+check "-d refuses a command" grep -qx "tach: -d watches another process: a command does not apply" "$WORK/err"
+for bad in 0 -5 x "$reader:" "$reader:x" ":3"; do
+	"$TACH" -d "$bad" 2>"$WORK/err"
+	check "-d '$bad' is refused ($?)" [ $? -eq 1 ]
+done
+
+# Nothing is done to the watched process: no tracing, no signal, nothing
+# of it opened for writing.
+if command -v strace >/dev/null; then
+	rm -f "$WORK/trace"
+	# (a redirection on a function call leaves a saved copy of fd 3 open)
+	(exec 3>&-; strace -f -o "$WORK/trace" -e trace=openat,open,ptrace,kill,tgkill,process_vm_writev,pidfd_open \
+	    "$TACH" -d "$reader" --format json -i 0.05 2>/dev/null) &
+	watcher=$!
+	say "read $fdb 1000"
+	sampled() { grep -q "/proc/$reader/fdinfo/$fdb" "$WORK/trace" 2>/dev/null; }
+	wait_until 60 sampled
+	exec 3>&-
+	wait "$watcher"
+	lacks "the watcher only reads /proc" "$WORK/trace" \
+	    "open.*/proc/.*O_(WRONLY|RDWR)|ptrace\\(|process_vm_writev|kill\\($reader|pidfd_open"
+fi
+wait "$reader"
+
+done_testing
