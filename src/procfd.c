@@ -24,12 +24,15 @@ procfd_grow(struct procfd_file **files, size_t *n, size_t *room)
 	return &(*files)[(*n)++];
 }
 
-void
-procfd_drop(struct procfd_file **files, size_t *n)
+int
+procfd_end(struct procfd_file **files, size_t *n, int error)
 {
-	procfd_free(*files, *n);
-	*files = NULL;
-	*n = 0;
+	if (error != 0) {
+		procfd_free(*files, *n);
+		*files = NULL;
+		*n = 0;
+	}
+	return error;
 }
 
 void

@@ -66,11 +66,8 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 	*n = 0;
 	if ((error = process_state(pid)) != 0)
 		return error;
-	if (fd >= 0) {
-		if ((error = add(pid, fd, files, n, &room)) != 0)
-			procfd_drop(files, n);
-		return error;
-	}
+	if (fd >= 0)
+		return procfd_end(files, n, add(pid, fd, files, n, &room));
 	if ((bytes = proc_pidinfo(pid, PROC_PIDLISTFDS, 0, NULL, 0)) <= 0)
 		return errno != 0 ? errno : ESRCH;
 	/* descriptors opened between the two calls: room to spare */
@@ -90,7 +87,5 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 			error = 0;
 	}
 	free(fds);
-	if (error != 0)
-		procfd_drop(files, n);
-	return error;
+	return procfd_end(files, n, error);
 }

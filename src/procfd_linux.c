@@ -130,13 +130,11 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 	if ((error = process_state(pid)) != 0)
 		return error;
 	if (fd >= 0) {
-		if ((error = add(pid, fd, files, n, &room)) != 0) {
-			procfd_drop(files, n);
-			/* a process that exits takes its descriptors along */
-			return error == EBADF && process_state(pid) != 0 ?
-			    ESRCH : error;
-		}
-		return 0;
+		error = add(pid, fd, files, n, &room);
+		/* a process that exits takes its descriptors along */
+		if (error == EBADF && process_state(pid) != 0)
+			error = ESRCH;
+		return procfd_end(files, n, error);
 	}
 	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
 	if ((dir = opendir(path)) == NULL)
@@ -151,7 +149,5 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 			error = 0;
 	}
 	closedir(dir);
-	if (error != 0)
-		procfd_drop(files, n);
-	return error;
+	return procfd_end(files, n, error);
 }

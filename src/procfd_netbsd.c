@@ -102,9 +102,7 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 		f->writing = (k->ki_flag & (FREAD | FWRITE)) == FWRITE;
 	}
 	free(kf);
-	if (error == 0 && fd >= 0 && !found)
-		error = EBADF;
-	if (error != 0)
-		procfd_drop(files, n);
-	return error;
+	/* the descriptor asked for is not in the table: not open */
+	return procfd_end(files, n, error == 0 && fd >= 0 && !found ? EBADF :
+	    error);
 }

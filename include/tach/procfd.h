@@ -39,7 +39,8 @@ void	procfd_free(struct procfd_file *files, size_t n);
 /* For the implementations (procfd.c): a new entry at the list's end. */
 struct procfd_file	*procfd_grow(struct procfd_file **files, size_t *n,
 			    size_t *room);
-/* Frees the list and leaves it empty: an error's way out. */
-void			 procfd_drop(struct procfd_file **files, size_t *n);
+/* Returns error, after freeing the list and leaving it empty if any. */
+int			 procfd_end(struct procfd_file **files, size_t *n,
+			    int error);
 
 #endif

@@ -110,6 +110,27 @@ GATED="until [ -e '$GATE' ]; do sleep 0.05; done"	# the same, in a string
 open_gate() { : >"$GATE"; }
 close_gate() { rm -f "$GATE"; }
 
+# -d's tests watch the helper's stepped reader.  start_reader: the
+# reader, listening on fd 3 (which the watchers must not hold open: the
+# reader ends when the test closes it); its pid in $reader.
+start_reader() {
+	rm -f "$WORK/ctl" "$WORK/ack"
+	mkfifo "$WORK/ctl"
+	: >"$WORK/ack"
+	"$HELPER" reader <"$WORK/ctl" >"$WORK/ack" &
+	reader=$!
+	exec 3>"$WORK/ctl"
+	acks=0
+}
+acked() { [ "$(wc -l <"$WORK/ack")" -ge "$1" ]; }
+# say COMMAND: tells the reader, and waits until it has done it
+say() {
+	echo "$*" >&3
+	acks=$((acks + 1))
+	wait_until 60 acked $acks || fail "the reader did not answer: $*"
+}
+answer() { tail -n 1 "$WORK/ack"; }
+
 skip() {
 	echo "SKIP: $*" >&2
 	exit 77

@@ -7,25 +7,6 @@
 random "$WORK/a" 3000000
 random "$WORK/b" 1000000
 
-# start_reader: the stepped reader, listening on fd 3 (which the watchers
-# must not hold open: the reader ends when the test closes it)
-start_reader() {
-	rm -f "$WORK/ctl" "$WORK/ack"
-	mkfifo "$WORK/ctl"
-	: >"$WORK/ack"
-	"$HELPER" reader <"$WORK/ctl" >"$WORK/ack" &
-	reader=$!
-	exec 3>"$WORK/ctl"
-	acks=0
-}
-acked() { [ "$(wc -l <"$WORK/ack")" -ge "$1" ]; }
-# say COMMAND: tells the reader, and waits until it has done it
-say() {
-	echo "$*" >&3
-	acks=$((acks + 1))
-	wait_until 60 acked $acks || fail "the reader did not answer: $*"
-}
-answer() { tail -n 1 "$WORK/ack"; }
 # seen FILE FD PATH BYTES [MORE]: a JSON object for fd PATH at BYTES
 seen() {
 	grep -q "\"fd\":$2,\"path\":\"$3\",\"elapsed\":[0-9.]*,\"bytes\":$4,${5:-}" "$1"

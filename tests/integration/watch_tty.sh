@@ -6,19 +6,7 @@ tmux_session
 
 random "$WORK/one" 3000000
 random "$WORK/two" 1000000
-mkfifo "$WORK/ctl"
-: >"$WORK/ack"
-"$HELPER" reader <"$WORK/ctl" >"$WORK/ack" &
-reader=$!
-exec 3>"$WORK/ctl"
-acks=0
-acked() { [ "$(wc -l <"$WORK/ack")" -ge "$1" ]; }
-say() {
-	echo "$*" >&3
-	acks=$((acks + 1))
-	wait_until 60 acked $acks || fail "the reader did not answer: $*"
-}
-answer() { tail -n 1 "$WORK/ack"; }
+start_reader
 # rows TEXT: how many rows of the screen show TEXT
 rows() { screen | grep -cF -- "$1"; }
 one_row() { [ "$(rows "$1")" -eq 1 ]; }
