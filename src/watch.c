@@ -337,7 +337,8 @@ sample(struct watch *ws, double now)
 	for (j = ws->n; j-- > 0;)
 		if (!ws->files[j].present)
 			forget(ws, j, now, END_CLOSED);
-	qsort(ws->files, ws->n, sizeof(*ws->files), by_fd);
+	if (ws->n > 1)
+		qsort(ws->files, ws->n, sizeof(*ws->files), by_fd);
 	return 0;
 }
 

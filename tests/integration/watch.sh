@@ -81,9 +81,22 @@ rm -f "$WORK/num"
 watcher=$!
 check "-n with several files: fd, then the number" \
     wait_until 60 at_line "$fdb 0"
+wait_until 60 caught "$watcher" USR1
+kill -USR1 "$watcher"
+check "SIGUSR1: where each file is" wait_until 60 grep -qx \
+    "tach: fd $fdb ($WORK/b): at 0 of 1000000 bytes" "$WORK/num"
 kill "$watcher"
 wait "$watcher" 2>/dev/null
 check "a signal ends the watch as it ends a copy ($?)" [ $? -eq 143 ]
+
+# -D: nothing at all before the delay, not even the last objects.
+rm -f "$WORK/quiet"
+"$TACH" -d "$reader" -D 86400 --format json -i 0.05 2>"$WORK/quiet" 3>&- &
+quiet=$!
+check "-D: the watch runs" wait_until 60 caught "$quiet" ALRM
+kill "$quiet"
+wait "$quiet" 2>/dev/null
+check "-D: nothing was written" empty "$WORK/quiet"
 
 # What cannot be watched: a message naming it, and 1.
 "$TACH" -d "$reader:0" 2>"$WORK/err"
