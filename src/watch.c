@@ -160,12 +160,24 @@ sample_rate(struct watch *ws, struct watched *w, double t, bool final)
 	w->last_moved = moved(w);
 }
 
+/* Ends the block on screen, so that text can go below it (it is redrawn). */
+static void
+tidy_screen(struct watch *ws)
+{
+	if (ws->rows == 0)
+		return;
+	term_write(&ws->term, "\n", 1);
+	term_write(&ws->term, ws->term.cnorm, strlen(ws->term.cnorm));
+	ws->rows = 0;
+}
+
 static void
 print_stats(struct watch *ws, struct watched *w, double now)
 {
 	char rate[32];
 	double t = now - w->since;
 
+	tidy_screen(ws);
 	render_iec(t > 0 ? (double)moved(w) / t : 0, rate, sizeof(rate));
 	fprintf(stderr, "%s: fd %d (%s): %llu bytes in %.3f s, %s/s, "
 	    "at %llu\n", getprogname(), w->file.fd, w->file.path,
@@ -348,6 +360,7 @@ report(struct watch *ws)
 {
 	char size[32];
 
+	tidy_screen(ws);
 	for (size_t i = 0; i < ws->n; i++) {
 		const struct watched *w = &ws->files[i];
 
@@ -362,15 +375,6 @@ report(struct watch *ws)
 	}
 }
 
-static void
-tidy_screen(struct watch *ws)
-{
-	if (ws->rows == 0)
-		return;
-	term_write(&ws->term, "\n", 1);
-	term_write(&ws->term, ws->term.cnorm, strlen(ws->term.cnorm));
-	ws->rows = 0;
-}
 
 /* The last lines, each file's end, the screen as it was. */
 static void
@@ -379,7 +383,8 @@ finish(struct watch *ws, enum end end)
 	double now = clock_now();
 
 	signals_timer(0);
-	draw(ws, now, true);
+	if (now - ws->origin >= ws->opts->delay)
+		draw(ws, now, true);
 	tidy_screen(ws);
 	while (ws->n > 0)
 		forget(ws, 0, now, end);

@@ -59,7 +59,7 @@ fda=$(answer)
 rm -f "$WORK/num"
 "$TACH" -d "$reader:$fda" -n --stats -i 0.05 2>"$WORK/num" 3>&- &
 watcher=$!
-at_line() { grep -qx "$1" "$WORK/num"; }
+at_line() { grep -qx "$1" "$WORK/num" 2>/dev/null; }
 check "-n: the percentage alone" wait_until 60 at_line 0
 say "read $fda 1500000"
 check "-n: 50" wait_until 60 at_line 50
