@@ -7,6 +7,7 @@
  */
 #include <err.h>
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,7 +136,7 @@ json(const struct watch *ws, const struct watched *w,
 	else
 		fprintf(stderr, ",\"size\":null,\"percent\":null");
 	if (s->eta >= 0 && end == END_NONE)
-		fprintf(stderr, ",\"eta\":%.1f", s->eta);
+		fprintf(stderr, ",\"eta\":%.1f", ceil(s->eta * 10) / 10);
 	else
 		fprintf(stderr, ",\"eta\":null");
 	fprintf(stderr, ",\"final\":%s", end != END_NONE ? "true" : "false");
