@@ -35,6 +35,12 @@ procfd_end(struct procfd_file **files, size_t *n, int error)
 	return error;
 }
 
+bool
+procfd_skip(int error)
+{
+	return error != EACCES && error != EPERM && error != ENOMEM;
+}
+
 void
 procfd_free(struct procfd_file *files, size_t n)
 {

@@ -83,7 +83,7 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 		if (fds[i].proc_fdtype != PROX_FDTYPE_VNODE)
 			continue;
 		error = add(pid, fds[i].proc_fd, files, n, &room);
-		if (error == EBADF || error == PROCFD_NOT_FILE)
+		if (procfd_skip(error))
 			error = 0;
 	}
 	free(fds);

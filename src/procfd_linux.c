@@ -144,8 +144,7 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 		if (*end != '\0' || end == e->d_name || num < 0 || num > INT_MAX)
 			continue;
 		error = add(pid, (int)num, files, n, &room);
-		/* closed since the listing, or not a file: not ours */
-		if (error == EBADF || error == PROCFD_NOT_FILE)
+		if (procfd_skip(error))
 			error = 0;
 	}
 	closedir(dir);

@@ -407,7 +407,7 @@ refuse(const struct watch *ws, int error)
 	if (fd >= 0 && error == PROCFD_NOT_FILE)
 		errx(1, "process %d: fd %d: not a regular file or disk",
 		    (int)ws->pid, fd);
-	if (fd >= 0 && error == EBADF)
+	if (fd >= 0 && error != ESRCH && error != ENOMEM)
 		errc(1, error, "process %d: fd %d", (int)ws->pid, fd);
 	errc(1, error, "process %d", (int)ws->pid);
 }

@@ -39,6 +39,12 @@ void	procfd_free(struct procfd_file *files, size_t n);
 /* For the implementations (procfd.c): a new entry at the list's end. */
 struct procfd_file	*procfd_grow(struct procfd_file **files, size_t *n,
 			    size_t *room);
+/*
+ * Listing every file: one descriptor's error (closed meanwhile, not a
+ * file, a stale file system) passes it over; those that mean the process
+ * cannot be inspected, or tach is out of memory, do not.
+ */
+bool			 procfd_skip(int error);
 /* Returns error, after freeing the list and leaving it empty if any. */
 int			 procfd_end(struct procfd_file **files, size_t *n,
 			    int error);

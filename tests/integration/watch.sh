@@ -129,6 +129,40 @@ for bad in 0 -5 x "$reader:" "$reader:x" ":3"; do
 	check "-d '$bad' is refused ($?)" [ $? -eq 1 ]
 done
 
+# Faults while reading /proc: the process's directory cannot be read, an
+# error and 1; one descriptor's link cannot be read, that one is passed
+# over and the watch goes on (-d PID:FD has only that one: an error).
+if command -v strace >/dev/null; then
+	(exec 3>&-; strace -f -qq -o /dev/null -P "/proc/$reader/fd" \
+	    -e trace=openat -e inject=openat:error=EIO \
+	    "$TACH" -d "$reader" 2>"$WORK/err")
+	check "/proc/PID/fd unreadable: 1 ($?)" [ $? -eq 1 ]
+	check "…with the error" grep -qx \
+	    "tach: process $reader: Input/output error" "$WORK/err"
+	(exec 3>&-; strace -f -qq -o /dev/null -e trace=readlink,readlinkat \
+	    -e inject=readlink,readlinkat:error=ESTALE \
+	    "$TACH" -d "$reader:$fdb" 2>"$WORK/err")
+	check "one descriptor's link unreadable: 1 ($?)" [ $? -eq 1 ]
+	check "…with the error" grep -qx \
+	    "tach: process $reader: fd $fdb: Stale file handle" "$WORK/err"
+	rm -f "$WORK/stale"
+	(exec 3>&-; strace -f -o "$WORK/stale" -P "/proc/$reader/fd/$fdb" \
+	    -e trace=readlink,readlinkat \
+	    -e inject=readlink,readlinkat:error=ESTALE \
+	    "$TACH" -d "$reader" -n -i 0.05 2>"$WORK/num") &
+	watcher=$!
+	twice() {
+		n=$(grep -c ESTALE "$WORK/stale" 2>/dev/null)
+		[ "${n:-0}" -ge 2 ]
+	}
+	check "…passed over in a listing: the watch goes on" wait_until 60 twice
+	check "…and still watches the others (its stdout)" grep -q "^1 " "$WORK/num"
+	lacks "…but not that one" "$WORK/num" "^$fdb "
+	kill "$watcher" 2>/dev/null
+	pkill -f -- "-d $reader -n -i 0.05"
+	wait "$watcher" 2>/dev/null
+fi
+
 # Nothing is done to the watched process: no tracing, no signal, nothing
 # of it opened for writing.
 if command -v strace >/dev/null; then
