@@ -45,9 +45,14 @@ check "long run: handlers installed" wait_until 600 caught $pid USR1
 check "long run: under way" wait_until 600 moved
 first=$(probe)
 last=$first
+most=${first% *}
 while kill -0 $pid 2>/dev/null; do
 	now=$(probe)
-	[ -n "${now#* }" ] && last=$now
+	# a probe as tach exits sees it closing descriptors, or none at all
+	if [ -n "${now#* }" ]; then
+		last=$now
+		[ "${now% *}" -gt "$most" ] && most=${now% *}
+	fi
 	sleep 0.5
 done
 wait $pid
@@ -56,8 +61,8 @@ wait
 check "long run: exit 0" [ $status -eq 0 ]
 check "long run: count exact" \
     grep -q "^tach: $((gib * 1073741824)) bytes in " "$WORK/err"
-check "long run: descriptors steady ($first -> $last)" \
-    [ "${first% *}" -eq "${last% *}" ]
+check "long run: descriptors never grew (${first% *}, at most $most)" \
+    [ "$most" -eq "${first% *}" ]
 # ASan's own allocator and shadow memory grow as it runs: only the plain
 # builds can show that tach's memory stays put.
 if [ "${TACH_SANITIZE:-OFF}" != ON ]; then

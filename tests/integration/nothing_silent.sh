@@ -22,11 +22,13 @@ expect() {
 #
 # consumed PRODUCER_DONE FEEDER DECOMPRESSOR: the producer has written the
 # first member and waits at the gate, and the feeder and the decompressor
-# are both blocked reading empty pipes: all of the member has gone
+# are both asleep reading empty pipes: all of the member has gone
 # through.  (x86-64 system calls: read 0, splice 275, with fd 0 as 0x0;
 # xz waits in poll 7, and zstd reads in a thread of its own.)
 reading_stdin() {
 	for task in /proc/$1/task/*; do
+		# asleep: a task just woken by data still shows the read, but runs
+		sleeping "$task" || continue
 		set -- $(cat "$task/syscall" 2>/dev/null)
 		case ${1:-} in
 		0|275) [ "${2:-}" = 0x0 ] && return 0 ;;
@@ -35,8 +37,18 @@ reading_stdin() {
 	done
 	return 1
 }
+sleeping() {
+	_st=$(cat "$1/stat" 2>/dev/null)
+	_st=${_st##*) }
+	[ "${_st%% *}" = S ]
+}
 consumed() {
 	[ -e "$1" ] && reading_stdin "$2" && reading_stdin "$3"
+}
+# consumed, and still so a moment later: a wake-up in flight between the
+# two processes' snapshots cannot pass both looks
+settled() {
+	consumed "$@" && sleep 0.05 && consumed "$@"
 }
 # start_at_boundary TOOL OPTS...: tach -z with the TOOL members a and b
 # from a pipe, the second held at the gate; sets pid, dpid (TOOL) and fpid
@@ -53,7 +65,7 @@ start_at_boundary() {
 	dpid=$(pgrep -P $pid -x $tool)
 	fpid=$(pgrep -P $pid -x "$name")
 	check "-z $tool $*: the decompressor read the first member" \
-	    wait_until 60 consumed "$WORK/sent" "$fpid" "$dpid"
+	    wait_until 60 settled "$WORK/sent" "$fpid" "$dpid"
 }
 for tool in gzip bzip2 xz zstd lz4; do
 	command -v $tool >/dev/null || { echo "no $tool: not tested" >&2; continue; }
