@@ -10,7 +10,9 @@
 #   T <file >/dev/null, T <file | dd of=/dev/null bs=1M
 #   the display on (in a pty) against tach -q
 # For each: median throughput, its spread, the middle process's own CPU
-# seconds per GiB (user+sys) and its peak RSS.  Writes a Markdown report.
+# seconds per GiB (user+sys), the whole pipeline's CPU seconds per GiB and
+# how many cores that kept busy, and the middle process's peak RSS.  Writes
+# a Markdown report.
 set -eu
 
 rounds=7
@@ -32,9 +34,10 @@ filter() {
 }
 
 # measure GROUP NAME PIPELINE: runs PIPELINE (with MIDDLE standing for the
-# timed filter) and appends "GROUP NAME seconds cpu rss" to the results.
+# timed filter) and appends "GROUP NAME ns user sys rss all" to the
+# results, all being the CPU seconds of every process in the pipeline.
 measure() {
-	local group=$1 name=$2 pipeline=$3 middle start end user sys rss
+	local group=$1 name=$2 pipeline=$3 middle start end user sys rss all
 	middle=$(filter "$name")
 	if [ -n "$middle" ]; then
 		middle="/usr/bin/time -f '%U %S %M' -o $work/time $middle"
@@ -46,13 +49,15 @@ measure() {
 	start=$(date +%s%N)
 	case $group in
 	display-*)	# both candidates in a pty, so only the bar differs
-		script -qec "$pipeline" /dev/null >/dev/null ;;
-	*)
-		bash -c "$pipeline" ;;
+		script -qec "$pipeline" /dev/null >/dev/null
+		all=- ;;
+	*)	# a shell's children's times include the pipeline's processes
+		/usr/bin/time -f '%U %S' -o "$work/all" bash -c "$pipeline"
+		all=$(awk '{ print $1 + $2 }' "$work/all") ;;
 	esac
 	end=$(date +%s%N)
 	read -r user sys rss <"$work/time"
-	echo "$group $name $(( end - start )) $user $sys $rss" >>"$results"
+	echo "$group $name $(( end - start )) $user $sys $rss $all" >>"$results"
 }
 
 dd_count() {
@@ -90,8 +95,8 @@ done
 	echo "# $(date -u +%Y-%m-%d) $(uname -srm), $(nproc) cores, $rounds rounds of $gib GiB"
 	echo "# pv: $(pv --version | head -n 1)"
 	echo
-	echo "| pipeline | filter | median GiB/s | min–max GiB/s | vs pv | vs bare | CPU s/GiB | peak RSS MiB |"
-	echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+	echo "| pipeline | filter | median GiB/s | min–max GiB/s | vs pv | vs bare | CPU s/GiB | all CPU s/GiB | cores busy | peak RSS MiB |"
+	echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 	awk -v gib="$gib" "$awk_median"'
 	{
 		key = $1 SUBSEP $2
@@ -100,6 +105,10 @@ done
 		rates[key] = rates[key] " " rate
 		cpus[key] = cpus[key] " " ($4 + $5) / gib
 		rsss[key] = rsss[key] " " $6 / 1024
+		if ($7 != "-") {
+			alls[key] = alls[key] " " $7 / gib
+			busy[key] = busy[key] " " $7 * 1e9 / $3
+		}
 		if (!(key in lo) || rate < lo[key]) lo[key] = rate
 		if (!(key in hi) || rate > hi[key]) hi[key] = rate
 	}
@@ -113,8 +122,10 @@ done
 				pv = sprintf("%.1f%% of -q", 100 * med[order[i]] / med[k[1] SUBSEP "tach"])
 			cpu = k[2] == "bare" ? "" : sprintf("%.3f", median(cpus[order[i]]))
 			rss = k[2] == "bare" ? "" : sprintf("%.1f", median(rsss[order[i]]))
-			printf "| %s | %s | %.2f | %.2f–%.2f | %s | %s | %s | %s |\n",
-			    k[1], k[2], med[order[i]], lo[order[i]], hi[order[i]], pv, bare, cpu, rss
+			all = order[i] in alls ? sprintf("%.3f", median(alls[order[i]])) : ""
+			cores = order[i] in busy ? sprintf("%.2f", median(busy[order[i]])) : ""
+			printf "| %s | %s | %.2f | %.2f–%.2f | %s | %s | %s | %s | %s | %s |\n",
+			    k[1], k[2], med[order[i]], lo[order[i]], hi[order[i]], pv, bare, cpu, all, cores, rss
 		}
 	}' "$results"
 } >"$report"
