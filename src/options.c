@@ -261,16 +261,33 @@ text_of(struct options *opts, int ch)
 	return ch == 'p' ? &opts->prefix : NULL;
 }
 
+/* What tach calls an option pv users type that tach lacks, or NULL. */
+static const char *
+pv_equivalent(int ch)
+{
+	const struct { int ch; const char *here; } pv[] = {
+		{ 's', "-l SIZE" }, { 'B', "-b SIZE" }, { 'C', "--no-splice" },
+		{ 'v', "--stats" }, { 't', "-F %t" }, { 'I', "-F %I" },
+		{ 'r', "-F %r" }, { 'a', "-F %a" }, { 'T', "-F %T" },
+	};
+
+	for (size_t i = 0; i < sizeof(pv) / sizeof(pv[0]); i++)
+		if (pv[i].ch == ch)
+			return pv[i].here;
+	return NULL;
+}
+
 enum options_result
 options_parse(struct options *opts, int argc, char *argv[], char *msg,
     size_t msglen)
 {
-	const char *base, **text, *refused;
+	const char *base, **text, *refused, *hint;
 	long long n;
 	bool ok = true, *flag;
 	int ch;
 
 	memset(opts, 0, sizeof(*opts));
+	msg[0] = '\0';
 	opts->size = -1;
 	opts->records = -1;
 	opts->interval = 0.2;
@@ -345,6 +362,10 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 		case OPT_VERSION:
 			return OPTIONS_VERSION;
 		default:
+			if (!opts->as_progress && ch == '?' &&
+			    (hint = pv_equivalent(optopt)) != NULL)
+				snprintf(msg, msglen, "pv's -%c is %s here",
+				    optopt, hint);
 			return OPTIONS_USAGE;
 		}
 	}
@@ -395,6 +416,8 @@ options_get(struct options *opts, int argc, char *argv[])
 		printf("tach %s\n", TACH_VERSION);
 		written();
 	case OPTIONS_USAGE:
+		if (msg[0] != '\0')
+			warnx("%s", msg);
 		usage(opts->as_progress);
 	case OPTIONS_BAD:
 		errx(1, "%s", msg);

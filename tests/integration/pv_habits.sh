@@ -154,4 +154,23 @@ check "-F json is --format json" sh -c "tail -n 1 '$err' | grep -q '\"final\":tr
 check "-F with an unknown token: refused" [ $? -eq 1 ]
 check "-F with an unknown token: says which" grep -qF "format \`%b %q': unknown %q" "$err"
 
+# pv's letters that tach lacks: refused, with tach's name for them
+for pair in "-s 1G|-s is -l SIZE" "-B 1m|-B is -b SIZE" "-C|-C is --no-splice" \
+    "-v|-v is --stats" "-pt|" "-t|-t is -F %t" "-a|-a is -F %a"; do
+	opt=${pair%%|*} hint=${pair#*|}
+	# shellcheck disable=SC2086
+	echo data | "$TACH" $opt >"$out" 2>"$err"
+	status=$?
+	if [ -z "$hint" ]; then	# -p takes "t" as its prefix: runs
+		check "$opt: runs as -p t (got $status)" [ $status -eq 0 ]
+		continue
+	fi
+	check "$opt: refused (got $status)" [ $status -eq 1 ]
+	check "$opt: nothing written" empty "$out"
+	check "$opt: pv's $hint here" grep -qxF "tach: pv's $hint here" "$err"
+	check "$opt: usage follows" grep -q "^usage: tach" "$err"
+done
+echo data | "$TACH" -X 2>"$err"
+lacks "-X: no pv hint" "$err" "pv's"
+
 done_testing

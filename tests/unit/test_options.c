@@ -129,7 +129,22 @@ usage_help_version(void **state)
 	(void)state;
 	assert_int_equal(parse("tach", "--bogus", NULL), OPTIONS_USAGE);
 	assert_int_equal(parse("tach", "-X", NULL), OPTIONS_USAGE);
+	assert_string_equal(msg, "");
 	assert_int_equal(parse("tach", "-b", NULL), OPTIONS_USAGE);
+	assert_string_equal(msg, "");
+	/* pv's letters that tach lacks are named in tach's terms */
+	assert_int_equal(parse("tach", "-s", "1G", NULL), OPTIONS_USAGE);
+	assert_string_equal(msg, "pv's -s is -l SIZE here");
+	assert_int_equal(parse("tach", "-q", "-B1m", NULL), OPTIONS_USAGE);
+	assert_string_equal(msg, "pv's -B is -b SIZE here");
+	assert_int_equal(parse("tach", "-v", NULL), OPTIONS_USAGE);
+	assert_string_equal(msg, "pv's -v is --stats here");
+	assert_int_equal(parse("tach", "-t", NULL), OPTIONS_USAGE);
+	assert_string_equal(msg, "pv's -t is -F %t here");
+	/* progress(1) has no such hints */
+	assert_int_equal(parse("progress", "-s", "1G", "cat", NULL),
+	    OPTIONS_USAGE);
+	assert_string_equal(msg, "");
 	assert_int_equal(parse("tach", "--help", "-b", "x", NULL),
 	    OPTIONS_HELP);
 	assert_int_equal(parse("tach", "--version", NULL), OPTIONS_VERSION);
