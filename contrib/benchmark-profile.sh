@@ -16,6 +16,7 @@ set -eu
 rounds=3
 gib=1
 block=4K
+period=1000000		# a sample per millisecond of CPU, in ns
 needs="perf"
 args=()
 while [ $# -gt 0 ]; do
@@ -68,7 +69,7 @@ END {
 
 # profile RUN PIPELINE: appends "RUN role kind samples" to the results.
 profile() {
-	perf record -q -e cpu-clock -c 1000000 -a -g -o "$work/perf.data" -- \
+	perf record -q -e cpu-clock -c "$period" -a -g -o "$work/perf.data" -- \
 	    bash -c "$2" 2>/dev/null
 	perf script -i "$work/perf.data" -F comm,pid,ip,sym 2>/dev/null |
 	    awk "$classify" | sed "s/^/$1 /" >>"$results"
@@ -91,7 +92,7 @@ done
 	echo
 	echo "| pipeline | process | copy | pages | pipe lock | switch, wake | system call | other | total |"
 	echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-	awk -v gib="$gib" "$awk_median"'
+	awk -v gib="$gib" -v period="$period" "$awk_median"'
 	{
 		split($1, p, "-")
 		key = p[1] SUBSEP $2
@@ -109,7 +110,6 @@ done
 				if (!((pipes[i] SUBSEP roles[j]) in seen))
 					continue
 				line = "| " pipes[i] " | " roles[j]
-				totals = ""
 				for (m = 1; m <= nk + 1; m++) {
 					list = ""
 					for (run in runs) {
@@ -119,7 +119,7 @@ done
 						for (q = 1; q <= nk; q++)
 							if (m > nk || q == m)
 								s += sum[run SUBSEP roles[j] SUBSEP kind[q]]
-						list = list " " s * 1e-3 / gib
+						list = list " " s * period / 1e9 / gib
 					}
 					line = line sprintf(" | %.3f", median(list))
 				}
