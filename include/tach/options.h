@@ -41,7 +41,8 @@ enum options_result {
 	OPTIONS_RUN,		/* opts is filled in: go */
 	OPTIONS_HELP,		/* --help */
 	OPTIONS_VERSION,	/* --version */
-	OPTIONS_USAGE,		/* unknown option or missing cmd */
+	OPTIONS_USAGE,		/* unknown option or missing cmd; msg may
+				   name what tach calls a pv option */
 	OPTIONS_BAD		/* a bad value, explained in msg */
 };
 

@@ -32,7 +32,8 @@ parse(const char *argv0, ...)
 	argv[argc] = NULL;
 	optind = 0;		/* glibc: start getopt afresh */
 	opterr = 0;
-	msg[0] = '\0';
+	/* stale text, so a test sees whether options_parse set msg */
+	strcpy(msg, "stale");
 	return options_parse(&opts, argc, argv, msg, sizeof(msg));
 }
 
