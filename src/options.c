@@ -4,6 +4,7 @@
  */
 #include <sys/types.h>
 
+#include <ctype.h>
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
@@ -269,6 +270,7 @@ pv_equivalent(int ch)
 		{ 's', "-l SIZE" }, { 'B', "-b SIZE" }, { 'C', "--no-splice" },
 		{ 'v', "--stats" }, { 't', "-F %t" }, { 'I', "-F %I" },
 		{ 'r', "-F %r" }, { 'a', "-F %a" }, { 'T', "-F %T" },
+		{ 'l', "--line-mode" },	/* only when its size is missing */
 	};
 
 	for (size_t i = 0; i < sizeof(pv) / sizeof(pv[0]); i++)
@@ -283,6 +285,7 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 {
 	const char *base, **text, *refused, *hint;
 	long long n;
+	size_t used;
 	bool ok = true, *flag;
 	int ch;
 
@@ -344,6 +347,13 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 		case 'l':
 			ok = size_arg("input size", optarg, 0, LLONG_MAX,
 			    &opts->size, msg, msglen);
+			/* pv -l then another option, or pv -lq */
+			if (!ok && !opts->as_progress && !isdigit((unsigned char)
+			    optarg[strspn(optarg, " \t+-")])) {
+				used = strlen(msg);
+				snprintf(msg + used, msglen - used,
+				    "; pv's -l is --line-mode here");
+			}
 			break;
 		case 'w':
 			ok = size_arg("width", optarg, 1, RENDER_WIDTH_MAX, &n,

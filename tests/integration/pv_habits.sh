@@ -156,7 +156,8 @@ check "-F with an unknown token: says which" grep -qF "format \`%b %q': unknown 
 
 # pv's letters that tach lacks: refused, with tach's name for them
 for pair in "-s 1G|-s is -l SIZE" "-B 1m|-B is -b SIZE" "-C|-C is --no-splice" \
-    "-v|-v is --stats" "-pt|" "-t|-t is -F %t" "-a|-a is -F %a"; do
+    "-v|-v is --stats" "-pt|" "-t|-t is -F %t" "-a|-a is -F %a" \
+    "-l|-l is --line-mode"; do
 	opt=${pair%%|*} hint=${pair#*|}
 	# shellcheck disable=SC2086
 	echo data | "$TACH" $opt >"$out" 2>"$err"
@@ -172,5 +173,12 @@ for pair in "-s 1G|-s is -l SIZE" "-B 1m|-B is -b SIZE" "-C|-C is --no-splice" \
 done
 echo data | "$TACH" -X 2>"$err"
 lacks "-X: no pv hint" "$err" "pv's"
+# pv -l followed by another option: -l takes it as a size
+echo data | "$TACH" -l -q >"$out" 2>"$err"
+status=$?
+check "-l -q: refused (got $status)" [ $status -eq 1 ]
+check "-l -q: says pv's -l is --line-mode" grep -qxF \
+    "tach: input size \`-q': illegal number; pv's -l is --line-mode here" "$err"
+check "-l -q: nothing written" empty "$out"
 
 done_testing

@@ -142,6 +142,15 @@ usage_help_version(void **state)
 	assert_string_equal(msg, "pv's -v is --stats here");
 	assert_int_equal(parse("tach", "-t", NULL), OPTIONS_USAGE);
 	assert_string_equal(msg, "pv's -t is -F %t here");
+	/* pv's -l (line mode) meets tach's -l SIZE */
+	assert_int_equal(parse("tach", "-l", NULL), OPTIONS_USAGE);
+	assert_string_equal(msg, "pv's -l is --line-mode here");
+	assert_int_equal(parse("tach", "-l", "-q", NULL), OPTIONS_BAD);
+	assert_string_equal(msg, "input size `-q': illegal number; "
+	    "pv's -l is --line-mode here");
+	assert_int_equal(parse("progress", "-l", "-q", "cat", NULL),
+	    OPTIONS_BAD);
+	assert_string_equal(msg, "input size `-q': illegal number");
 	/* progress(1) has no such hints */
 	assert_int_equal(parse("progress", "-s", "1G", "cat", NULL),
 	    OPTIONS_USAGE);
