@@ -200,6 +200,8 @@ own_output(int fd)
 bool
 input_open(struct input *in, const struct options *opts, const char *file)
 {
+	int error;
+
 	memset(in, 0, sizeof(*in));
 	in->fd = STDIN_FILENO;
 	in->name = "stdin";
@@ -212,8 +214,13 @@ input_open(struct input *in, const struct options *opts, const char *file)
 		    errno == EINTR && signals_fatal() == 0)
 			;
 		if (in->fd == -1) {
-			if (errno != EINTR)	/* else a signal ends tach */
+			error = errno;
+			if (error != EINTR)	/* else a signal ends tach */
 				warn("%s", file);
+			/* pv -f (force) followed by another option */
+			if (error == ENOENT && file[0] == '-' &&
+			    !opts->as_progress)
+				warnx("pv's -f is --force here");
 			return false;
 		}
 	}

@@ -270,7 +270,8 @@ pv_equivalent(int ch)
 		{ 's', "-l SIZE" }, { 'B', "-b SIZE" }, { 'C', "--no-splice" },
 		{ 'v', "--stats" }, { 't', "-F %t" }, { 'I', "-F %I" },
 		{ 'r', "-F %r" }, { 'a', "-F %a" }, { 'T', "-F %T" },
-		{ 'l', "--line-mode" },	/* only when its size is missing */
+		/* tach's -l and -f, when what they need is missing */
+		{ 'l', "--line-mode" }, { 'f', "--force" },
 	};
 
 	for (size_t i = 0; i < sizeof(pv) / sizeof(pv[0]); i++)

@@ -157,7 +157,7 @@ check "-F with an unknown token: says which" grep -qF "format \`%b %q': unknown 
 # pv's letters that tach lacks: refused, with tach's name for them
 for pair in "-s 1G|-s is -l SIZE" "-B 1m|-B is -b SIZE" "-C|-C is --no-splice" \
     "-v|-v is --stats" "-pt|" "-t|-t is -F %t" "-a|-a is -F %a" \
-    "-l|-l is --line-mode"; do
+    "-l|-l is --line-mode" "-f|-f is --force"; do
 	opt=${pair%%|*} hint=${pair#*|}
 	# shellcheck disable=SC2086
 	echo data | "$TACH" $opt >"$out" 2>"$err"
@@ -180,5 +180,18 @@ check "-l -q: refused (got $status)" [ $status -eq 1 ]
 check "-l -q: says pv's -l is --line-mode" grep -qxF \
     "tach: input size \`-q': illegal number; pv's -l is --line-mode here" "$err"
 check "-l -q: nothing written" empty "$out"
+# pv -f (force) followed by another option: -f takes it as a file
+echo data | "$TACH" -f -q >"$out" 2>"$err"
+status=$?
+check "-f -q: refused (got $status)" [ $status -eq 1 ]
+check "-f -q: no such file" grep -qxF "tach: -q: No such file or directory" "$err"
+check "-f -q: says pv's -f is --force" grep -qxF "tach: pv's -f is --force here" "$err"
+check "-f -q: nothing written" empty "$out"
+: >"$WORK/-q"
+(cd "$WORK" && echo data | "$TACH" -q -f -q) >"$out" 2>"$err"
+check "-f -q, a file named -q: read" [ $? -eq 0 ]
+lacks "-f -q, a file named -q: no pv hint" "$err" "pv's"
+echo data | "$TACH" -f "$WORK/absent" 2>"$err"
+lacks "-f ABSENT: no pv hint" "$err" "pv's"
 
 done_testing

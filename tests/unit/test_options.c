@@ -151,6 +151,8 @@ usage_help_version(void **state)
 	assert_int_equal(parse("progress", "-l", "-q", "cat", NULL),
 	    OPTIONS_BAD);
 	assert_string_equal(msg, "input size `-q': illegal number");
+	assert_int_equal(parse("tach", "-q", "-f", NULL), OPTIONS_USAGE);
+	assert_string_equal(msg, "pv's -f is --force here");
 	/* progress(1) has no such hints */
 	assert_int_equal(parse("progress", "-s", "1G", "cat", NULL),
 	    OPTIONS_USAGE);
