@@ -219,7 +219,7 @@ input_open(struct input *in, const struct options *opts, const char *file)
 				warn("%s", file);
 			/* pv -f (force) followed by another option */
 			if (error == ENOENT && file[0] == '-' &&
-			    !opts->as_progress)
+			    file[1] != '\0' && !opts->as_progress)
 				warnx("pv's -f is --force here");
 			return false;
 		}

@@ -193,5 +193,8 @@ check "-f -q, a file named -q: read" [ $? -eq 0 ]
 lacks "-f -q, a file named -q: no pv hint" "$err" "pv's"
 echo data | "$TACH" -f "$WORK/absent" 2>"$err"
 lacks "-f ABSENT: no pv hint" "$err" "pv's"
+(cd "$WORK" && echo data | "$TACH" -f -) 2>"$err"
+check "-f - (no such file): refused" grep -qxF "tach: -: No such file or directory" "$err"
+lacks "-f - (no such file): no pv hint" "$err" "pv's"
 
 done_testing
