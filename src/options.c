@@ -262,7 +262,10 @@ text_of(struct options *opts, int ch)
 	return ch == 'p' ? &opts->prefix : NULL;
 }
 
-/* What tach calls an option pv users type that tach lacks, or NULL. */
+/*
+ * What tach calls a pv option that getopt refused: one tach lacks, or pv's
+ * -l and -f given without the argument tach's -l and -f take.  Else NULL.
+ */
 static const char *
 pv_equivalent(int ch)
 {
@@ -270,7 +273,6 @@ pv_equivalent(int ch)
 		{ 's', "-l SIZE" }, { 'B', "-b SIZE" }, { 'C', "--no-splice" },
 		{ 'v', "--stats" }, { 't', "-F %t" }, { 'I', "-F %I" },
 		{ 'r', "-F %r" }, { 'a', "-F %a" }, { 'T', "-F %T" },
-		/* tach's -l and -f, when what they need is missing */
 		{ 'l', "--line-mode" }, { 'f', "--force" },
 	};
 
