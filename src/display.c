@@ -217,26 +217,6 @@ json(const struct display *d, const struct render_state *s,
 }
 
 /*
- * --stats: the rate over the interval that just ended.  A sliver in the
- * middle (a redraw for a signal) waits to join the next interval; the
- * last, partial interval counts for its length.
- */
-static void
-sample(struct display *d, double t, uint64_t bytes, bool final)
-{
-	double span = t - d->last_t;
-
-	if (!d->stats || span <= 0 || (span < d->interval / 2 && !final))
-		return;
-	stats_add(&d->rates, (double)(bytes - d->last_bytes) / span,
-	    span >= d->interval ? 1 : span / d->interval);
-	if (span >= d->interval / 2)
-		d->full++;
-	d->last_t = t;
-	d->last_bytes = bytes;
-}
-
-/*
  * The state now, fed to every form of output asked for: a tick, or the
  * closing one with its outcome.
  */
@@ -248,7 +228,8 @@ emit(struct display *d, bool final, enum display_outcome outcome)
 	double t = transfer_clock(d);
 
 	state_at(d, t, final, &s, note, sizeof(note));
-	sample(d, t, s.bytes, final);
+	if (d->stats)
+		stats_interval(&d->rates, d->interval, t, s.bytes, final);
 	/* -W leaves a password prompt alone; -D keeps short copies quiet */
 	if ((d->wait && s.bytes == 0) || t < d->delay)
 		return t;
@@ -415,18 +396,18 @@ display_service(void *ctx)
 }
 
 void
-display_rates(struct stats *rates, size_t full, double interval, bool lines)
+display_rates(struct stats_intervals *rates, double interval, bool lines)
 {
 	struct stats_summary sum;
 	char a[5][32];
 
-	stats_summary(rates, &sum);
+	stats_summary(&rates->rates, &sum);
 	render_amount(sum.min, lines, a[0], sizeof(a[0]));
 	render_amount(sum.median, lines, a[1], sizeof(a[1]));
 	render_amount(sum.mean, lines, a[2], sizeof(a[2]));
 	render_amount(sum.max, lines, a[3], sizeof(a[3]));
 	render_amount(sum.stddev, lines, a[4], sizeof(a[4]));
-	if (full == 0)
+	if (rates->full == 0)
 		fprintf(stderr, "%s: rate not measured: the run was shorter "
 		    "than half an interval (%g s)\n", getprogname(),
 		    interval / 2);
@@ -451,7 +432,7 @@ print_stats(struct display *d, double t)
 		fprintf(stderr, "%s: %llu lines in %.3f s, %s/s\n",
 		    getprogname(), (unsigned long long)r->records, t, a);
 	}
-	display_rates(&d->rates, d->full, d->interval, d->lines);
+	display_rates(&d->rates, d->interval, d->lines);
 	fprintf(stderr, "%s: input-wait %d%%, output-wait %d%%\n",
 	    getprogname(), t > 0 ? (int)(100 * r->wait_in / t + 0.5) : 0,
 	    t > 0 ? (int)(100 * r->wait_out / t + 0.5) : 0);
@@ -468,7 +449,7 @@ display_finish(struct display *d, enum display_outcome outcome)
 	release(d);
 	if (d->stats)
 		print_stats(d, t);
-	stats_free(&d->rates);
+	stats_free(&d->rates.rates);
 	free(d->prefix);
 	d->prefix = NULL;
 }

@@ -80,3 +80,19 @@ stats_free(struct stats *s)
 	free(s->samples);
 	memset(s, 0, sizeof(*s));
 }
+
+void
+stats_interval(struct stats_intervals *iv, double interval, double t,
+    uint64_t count, bool final)
+{
+	double span = t - iv->last_t;
+
+	if (span <= 0 || (span < interval / 2 && !final))
+		return;
+	stats_add(&iv->rates, (double)(count - iv->last_count) / span,
+	    span >= interval ? 1 : span / interval);
+	if (span >= interval / 2)
+		iv->full++;
+	iv->last_t = t;
+	iv->last_count = count;
+}

@@ -32,10 +32,7 @@ struct watched {
 	double			 since;		/* when first seen */
 	uint64_t		 first;		/* its offset then */
 	struct meter		 meter;		/* offset - first, since then */
-	struct stats		 rates;		/* --stats: per interval */
-	double			 last_t;
-	uint64_t		 last_moved;
-	size_t			 full;		/* intervals of at least half -i */
+	struct stats_intervals	 rates;		/* --stats */
 	bool			 present;	/* in the latest sample */
 };
 
@@ -145,22 +142,6 @@ json(const struct watch *ws, const struct watched *w,
 	fputs("}\n", stderr);
 }
 
-/* --stats: the rate over the interval that just ended (see display.c). */
-static void
-sample_rate(struct watch *ws, struct watched *w, double t, bool final)
-{
-	double span = t - w->last_t, interval = ws->opts->interval;
-
-	if (!ws->opts->stats || span <= 0 || (span < interval / 2 && !final))
-		return;
-	stats_add(&w->rates, (double)(moved(w) - w->last_moved) / span,
-	    span >= interval ? 1 : span / interval);
-	if (span >= interval / 2)
-		w->full++;
-	w->last_t = t;
-	w->last_moved = moved(w);
-}
-
 /* Ends the block on screen, so that text can go below it (it is redrawn). */
 static void
 tidy_screen(struct watch *ws)
@@ -184,7 +165,7 @@ print_stats(struct watch *ws, struct watched *w, double now)
 	    "at %llu\n", getprogname(), w->file.fd, w->file.path,
 	    (unsigned long long)moved(w), t, rate,
 	    (unsigned long long)w->file.offset);
-	display_rates(&w->rates, w->full, ws->opts->interval, false);
+	display_rates(&w->rates, ws->opts->interval, false);
 }
 
 /*
@@ -238,7 +219,9 @@ emit(struct watch *ws, struct watched *w, double now, enum end end)
 {
 	struct render_state s;
 
-	sample_rate(ws, w, now, end != END_NONE);
+	if (ws->opts->stats)
+		stats_interval(&w->rates, ws->opts->interval, now, moved(w),
+		    end != END_NONE);
 	if (now - ws->origin < ws->opts->delay)
 		return;
 	state_at(ws, w, now, end != END_NONE, &s);
@@ -256,7 +239,7 @@ forget(struct watch *ws, size_t i, double now, enum end end)
 	emit(ws, w, now, end);
 	if (ws->opts->stats)
 		print_stats(ws, w, now);
-	stats_free(&w->rates);
+	stats_free(&w->rates.rates);
 	free(w->label);
 	free(w->file.path);
 	memmove(w, w + 1, (ws->n - i - 1) * sizeof(*w));
@@ -276,7 +259,7 @@ start(struct watch *ws, struct watched *w, const struct procfd_file *f,
 	w->label = display_label(ws->opts->name, f->path[0] != '\0' ?
 	    f->path : fallback, ws->opts->prefix);
 	w->since = now;
-	w->last_t = now;
+	w->rates.last_t = now;
 	w->first = f->offset;
 	w->present = true;
 	meter_init(&w->meter);
@@ -338,8 +321,8 @@ sample(struct watch *ws, double now)
 		if (got[i].offset < w->file.offset) {
 			w->first = got[i].offset;
 			meter_init(&w->meter);
-			w->since = w->last_t = now;
-			w->last_moved = 0;
+			w->since = w->rates.last_t = now;
+			w->rates.last_count = 0;
 		}
 		w->file = got[i];
 		got[i].path = NULL;

@@ -50,13 +50,10 @@ struct display {
 	double			 delay;		/* -D: silent for this long */
 	double			 origin;	/* monotonic time of the start */
 	double			 stopped;	/* seconds spent stopped */
-	double			 last_t;	/* the previous interval's end */
-	uint64_t		 last_bytes;
-	size_t			 full;		/* intervals of at least half -i */
 	unsigned		 phase;
 	struct meter		 meter;		/* bytes moved */
 	struct meter		 position;	/* -z: compressed bytes read */
-	struct stats		 rates;		/* per-interval rates */
+	struct stats_intervals	 rates;		/* --stats */
 	struct terminal		 term;
 	struct render_caps	 caps;
 	char			 line[RENDER_BUFSIZE(RENDER_WIDTH_MAX)];
@@ -92,7 +89,7 @@ char	*display_label(const char *name, const char *file,
 /* A JSON string on stderr: quotes, backslashes, control bytes escaped. */
 void	display_json_string(const char *text);
 /* --stats: the per-interval rates' summary line on stderr. */
-void	display_rates(struct stats *rates, size_t full, double interval,
+void	display_rates(struct stats_intervals *rates, double interval,
 	    bool lines);
 
 #endif

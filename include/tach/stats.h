@@ -7,7 +7,9 @@
 #ifndef TACH_STATS_H
 #define TACH_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct stats_sample {
 	double	value;
@@ -38,5 +40,22 @@ void	stats_add(struct stats *s, double value, double weight);
  */
 void	stats_summary(struct stats *s, struct stats_summary *out);
 void	stats_free(struct stats *s);
+
+/* --stats: a count (bytes, lines, a file's position) cut into intervals. */
+struct stats_intervals {
+	struct stats	 rates;		/* per interval */
+	double		 last_t;	/* the previous interval's end */
+	uint64_t	 last_count;	/* the count then */
+	size_t		 full;		/* intervals of at least half of one */
+};
+
+/*
+ * The count is count at time t: the rate since the previous interval's
+ * end joins iv->rates.  A sliver shorter than half an interval (a redraw
+ * for a signal) waits to join the next one, unless final; a partial
+ * interval counts for its length.
+ */
+void	stats_interval(struct stats_intervals *iv, double interval, double t,
+	    uint64_t count, bool final);
 
 #endif

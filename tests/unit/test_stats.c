@@ -103,6 +103,33 @@ partial_interval(void **state)
 	stats_free(&s);
 }
 
+/* A count cut into intervals of 1 s, as --stats samples it. */
+static void
+intervals(void **state)
+{
+	struct stats_intervals iv = { 0 };
+
+	(void)state;
+	stats_interval(&iv, 1, 1.0, 100, false);	/* 100/s, whole */
+	stats_interval(&iv, 1, 1.2, 180, false);	/* a sliver: waits */
+	assert_int_equal(iv.rates.count, 1);
+	stats_interval(&iv, 1, 1.6, 200, false);	/* 0.6 s: joins, part */
+	assert_int_equal(iv.rates.count, 2);
+	assert_float_equal(iv.rates.samples[1].value, 100 / 0.6, 1e-9);
+	assert_float_equal(iv.rates.samples[1].weight, 0.6, 1e-12);
+	assert_int_equal(iv.full, 2);
+	stats_interval(&iv, 1, 1.7, 260, true);	/* the end: a sliver too */
+	assert_int_equal(iv.rates.count, 3);
+	assert_float_equal(iv.rates.samples[2].value, 600, 1e-9);
+	assert_float_equal(iv.rates.samples[2].weight, 0.1, 1e-9);
+	assert_int_equal(iv.full, 2);			/* not a measured one */
+	stats_interval(&iv, 1, 1.7, 260, true);	/* no time: nothing */
+	assert_int_equal(iv.rates.count, 3);
+	assert_float_equal(iv.last_t, 1.7, 0);
+	assert_int_equal(iv.last_count, 260);
+	stats_free(&iv.rates);
+}
+
 int
 main(void)
 {
@@ -111,6 +138,7 @@ main(void)
 		cmocka_unit_test(odd_count_and_growth),
 		cmocka_unit_test(edges),
 		cmocka_unit_test(partial_interval),
+		cmocka_unit_test(intervals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
