@@ -13,9 +13,13 @@ as_root() {
 
 if command -v apt-get >/dev/null 2>&1; then
 	build="build-essential cmake pkg-config libbsd-dev libncurses-dev"
+	# python3: release-checksums, JSON checks, Zig from PyPI (venv);
+	# pacman: makepkg calls it even with --nodeps
 	test="clang libclang-rt-dev libcmocka-dev strace tmux valgrind mandoc
 	    pv time gzip bzip2 xz-utils zstd lz4 debhelper dpkg-dev fakeroot
-	    bash-completion lintian file rpm makepkg libarchive-tools ruby"
+	    bash-completion lintian file rpm makepkg pacman-package-manager
+	    libarchive-tools ruby python3 python3-venv procps git zsh fish
+	    locales"
 	missing=
 	for p in $build $([ $tests = yes ] && echo $test); do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |

@@ -171,7 +171,7 @@ cursor_draw(const struct terminal *t, int row, const char *line, size_t len)
 	int n;
 
 	if (t->cup[0] != '\0' && t->sc[0] != '\0' && t->rc[0] != '\0')
-		move = tiparm(t->cup, row - 1, 0);
+		move = term_param(t->cup, row - 1, 0);
 	if (move != NULL)
 		n = snprintf(frame, sizeof(frame), "%s%s%.*s%s%s", t->sc, move,
 		    (int)len, line, t->el, t->rc);

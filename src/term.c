@@ -8,6 +8,7 @@
 #include <curses.h>
 #include <term.h>
 
+#include "config.h"
 #include "tach/term.h"
 
 /* tputs() calls back one byte at a time with no context: collect them. */
@@ -33,6 +34,29 @@ expand(char *dst, const char *cap)
 	expand_len = 0;
 	tputs(cap, 1, collect);
 	dst[expand_len] = '\0';
+}
+
+const char *
+term_param(const char *cap, int p1, int p2)
+{
+	const char *s;
+
+	/* %s and %l read a parameter as a string: our numbers would crash */
+	for (s = cap; (s = strchr(s, '%')) != NULL;) {
+		if (*++s == '%') {
+			s++;
+			continue;
+		}
+		s += *s == ':';
+		s += strspn(s, "-+# .0123456789");
+		if (*s == 's' || *s == 'l')
+			return NULL;
+	}
+#ifdef HAVE_TIPARM
+	return tiparm(cap, p1, p2);
+#else	/* macOS's ncurses 5.7: tparm takes nine, and a char * */
+	return tparm((char *)cap, p1, p2, 0, 0, 0, 0, 0, 0, 0);
+#endif
 }
 
 void
@@ -64,7 +88,7 @@ term_open(struct terminal *t, int fd, bool colour)
 		char *setaf = tigetstr("setaf");
 
 		if (setaf != NULL && setaf != (char *)-1) {
-			expand(t->colour_on, tiparm(setaf, COLOR_GREEN));
+			expand(t->colour_on, term_param(setaf, COLOR_GREEN, 0));
 			expand(t->colour_off, tigetstr("sgr0"));
 		}
 		if (t->colour_off[0] == '\0')

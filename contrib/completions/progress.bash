@@ -1,19 +1,19 @@
 # bash completion for progress(1) as tach provides it: progress's options
-# only, then the command and its own completion.
+# only, then the command and its own completion.  Needs bash-completion.
 _progress()
 {
-	local cur prev i
-	cur=${COMP_WORDS[COMP_CWORD]}
-	prev=${COMP_WORDS[COMP_CWORD-1]}
+	local cur prev words cword i
+	_init_completion || return
+
 	case $prev in
 	-f)
-		COMPREPLY=($(compgen -f -- "$cur"))
+		_filedir
 		return ;;
 	-b|-l|-p)
 		return ;;
 	esac
-	for ((i = 1; i < COMP_CWORD; i++)); do
-		case ${COMP_WORDS[i]} in
+	for ((i = 1; i < cword; i++)); do
+		case ${words[i]} in
 		-b|-f|-l|-p) ((i++)) ;;
 		-*) ;;
 		*)

@@ -1,26 +1,28 @@
-# bash completion for tach(1)
+# bash completion for tach(1): tach's options until the command, then the
+# command's own completion.  Needs bash-completion's helpers.
 _tach()
 {
-	local cur prev
-	cur=${COMP_WORDS[COMP_CWORD]}
-	prev=${COMP_WORDS[COMP_CWORD-1]}
+	local cur prev words cword split i
+	_init_completion -s || return
+
 	case $prev in
 	-f|--file)
-		COMPREPLY=($(compgen -f -- "$cur"))
+		_filedir
 		return ;;
 	-F|--format)
 		COMPREPLY=($(compgen -W 'json' -- "$cur"))
 		return ;;
 	-d|--watchfd)
-		COMPREPLY=($(compgen -W "$(ps -e -o pid= 2>/dev/null)" -- "$cur"))
+		_pids
 		return ;;
 	-b|--buffer-size|-D|--delay-start|-i|--interval|-L|--rate-limit|-l|--size|-N|--name|-p|--prefix|-w|--width)
 		return ;;
 	esac
+	$split && return
+
 	# after the first operand, complete the command and its arguments
-	local i
-	for ((i = 1; i < COMP_CWORD; i++)); do
-		case ${COMP_WORDS[i]} in
+	for ((i = 1; i < cword; i++)); do
+		case ${words[i]} in
 		-f|-b|-D|-d|-F|-i|-L|-l|-N|-p|-w|--file|--buffer-size|--delay-start|--watchfd|--interval|--rate-limit|--size|--name|--prefix|--width|--format)
 			((i++)) ;;
 		-*) ;;
@@ -31,13 +33,14 @@ _tach()
 	done
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W '-0 -b -c -D -d -E -e -F -f -i -L -l -N -n -p
-		    -q -S -W -w -Y -z --null --buffer-size --cursor --delay-start
-		    --watchfd
-		    --skip-errors --stderr --file --sync --line-mode
-		    --interval --rate-limit --size --name --numeric --prefix --quiet
-		    --stop-at-size --wait --width --decompress --force --format
-		    --no-splice --stats --help --version' \
+		    -q -S -W -w -Y -z --null --buffer-size= --cursor --delay-start=
+		    --watchfd=
+		    --skip-errors --stderr --file= --sync --line-mode
+		    --interval= --rate-limit= --size= --name= --numeric --prefix=
+		    --quiet --stop-at-size --wait --width= --decompress --force
+		    --format= --no-splice --stats --help --version' \
 		    -- "$cur"))
+		[[ ${COMPREPLY-} == *= ]] && compopt -o nospace
 	else
 		COMPREPLY=($(compgen -c -- "$cur"))
 	fi

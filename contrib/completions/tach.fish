@@ -1,29 +1,58 @@
-# fish completion for tach(1)
-complete -c tach -s 0 -l null -d 'count NUL-terminated records'
-complete -c tach -s b -l buffer-size -x -d 'transfer buffer size'
-complete -c tach -s c -l cursor -d 'keep a line of its own beside other tach -c'
-complete -c tach -s D -l delay-start -x -d 'draw nothing for the first seconds'
-complete -c tach -s d -l watchfd -x -a '(__fish_complete_pids)' -d 'watch the files a running process has open'
-complete -c tach -s E -l skip-errors -d 'zeros for unreadable blocks'
-complete -c tach -s e -l stderr -d 'draw on stderr in command mode'
-complete -c tach -s f -l file -r -F -d 'read this file (again for several)'
-complete -c tach -s i -l interval -x -d 'seconds between redraws'
-complete -c tach -s L -l rate-limit -x -d 'at most this many bytes a second'
-complete -c tach -s l -l size -x -d 'expected length'
-complete -c tach -s N -l name -x -d 'label the line'
-complete -c tach -s n -l numeric -d 'a percentage a line on stderr'
-complete -c tach -s p -l prefix -x -d 'text left of the bar'
-complete -c tach -s q -l quiet -d 'draw nothing'
-complete -c tach -s S -l stop-at-size -d 'stop after the -l length'
-complete -c tach -s W -l wait -d 'draw nothing until the first byte'
-complete -c tach -s w -l width -x -d 'columns to draw'
-complete -c tach -s Y -l sync -d 'keep little unwritten, flush at the end'
-complete -c tach -s z -l decompress -d 'decompress the input'
-complete -c tach -l force -d 'draw even when not on a terminal'
-complete -c tach -s F -l format -x -a json -d 'the line in pv tokens, or json'
-complete -c tach -l line-mode -d 'count lines'
-complete -c tach -l no-splice -d 'plain read and write only'
-complete -c tach -l stats -d 'rate statistics and waits at the end'
-complete -c tach -l help -d 'show help'
-complete -c tach -l version -d 'show the version'
-complete -c tach -n '__fish_is_first_arg' -a '(__fish_complete_command)'
+# fish completion for tach(1): tach's options until the command, then the
+# command's own completions.
+
+# The command tach will run and its words so far; nothing before it.
+function __tach_command
+    set -l words (commandline -opc)
+    set -e words[1]
+    while set -q words[1]
+        switch $words[1]
+            case --
+                set -e words[1]
+                break
+            case '--*=*'
+            case -b --buffer-size -D --delay-start -d --watchfd -F --format \
+                    -f --file -i --interval -L --rate-limit -l --size \
+                    -N --name -p --prefix -w --width
+                set -e words[1]
+            case '-*'
+                # run together, the last letter's argument is the next word
+                string match -rq -- '^-[0cEenqSWYz]*[bDdFfiLlNpw]$' $words[1]
+                and set -e words[1]
+            case '*'
+                break
+        end
+        set -e words[1]
+    end
+    set -q words[1]; and printf '%s\n' $words
+end
+
+complete -c tach -n 'not __tach_command' -s 0 -l null -d 'count NUL-terminated records'
+complete -c tach -n 'not __tach_command' -s b -l buffer-size -x -d 'transfer buffer size'
+complete -c tach -n 'not __tach_command' -s c -l cursor -d 'keep a line of its own beside other tach -c'
+complete -c tach -n 'not __tach_command' -s D -l delay-start -x -d 'draw nothing for the first seconds'
+complete -c tach -n 'not __tach_command' -s d -l watchfd -x -a '(__fish_complete_pids)' -d 'watch the files a running process has open'
+complete -c tach -n 'not __tach_command' -s E -l skip-errors -d 'zeros for unreadable blocks'
+complete -c tach -n 'not __tach_command' -s e -l stderr -d 'draw on stderr in command mode'
+complete -c tach -n 'not __tach_command' -s f -l file -r -F -d 'read this file (again for several)'
+complete -c tach -n 'not __tach_command' -s i -l interval -x -d 'seconds between redraws'
+complete -c tach -n 'not __tach_command' -s L -l rate-limit -x -d 'at most this many bytes a second'
+complete -c tach -n 'not __tach_command' -s l -l size -x -d 'expected length'
+complete -c tach -n 'not __tach_command' -s N -l name -x -d 'label the line'
+complete -c tach -n 'not __tach_command' -s n -l numeric -d 'a percentage a line on stderr'
+complete -c tach -n 'not __tach_command' -s p -l prefix -x -d 'text left of the bar'
+complete -c tach -n 'not __tach_command' -s q -l quiet -d 'draw nothing'
+complete -c tach -n 'not __tach_command' -s S -l stop-at-size -d 'stop after the -l length'
+complete -c tach -n 'not __tach_command' -s W -l wait -d 'draw nothing until the first byte'
+complete -c tach -n 'not __tach_command' -s w -l width -x -d 'columns to draw'
+complete -c tach -n 'not __tach_command' -s Y -l sync -d 'keep little unwritten, flush at the end'
+complete -c tach -n 'not __tach_command' -s z -l decompress -d 'decompress the input'
+complete -c tach -n 'not __tach_command' -l force -d 'draw even when not on a terminal'
+complete -c tach -n 'not __tach_command' -s F -l format -x -a json -d 'the line in pv tokens, or json'
+complete -c tach -n 'not __tach_command' -l line-mode -d 'count lines'
+complete -c tach -n 'not __tach_command' -l no-splice -d 'plain read and write only'
+complete -c tach -n 'not __tach_command' -l stats -d 'rate statistics and waits at the end'
+complete -c tach -n 'not __tach_command' -l help -d 'show help'
+complete -c tach -n 'not __tach_command' -l version -d 'show the version'
+complete -c tach -n 'not __tach_command' -a '(__fish_complete_command)'
+complete -c tach -n __tach_command -x -a '(__fish_complete_subcommand --commandline (__tach_command) (commandline -ct))'

@@ -29,6 +29,11 @@ struct terminal {
 	char	cuu1[TERM_CAP_MAX];	/* up a row, or "" */
 };
 
+/*
+ * A capability with numeric parameters (cup, setaf) expanded, or NULL
+ * when the entry wants string parameters instead.
+ */
+const char *term_param(const char *cap, int p1, int p2);
 /* Reads the terminal's capabilities; colour only if wanted and possible. */
 void	term_open(struct terminal *t, int fd, bool colour);
 /* Columns: the window's size, else terminfo's, else 80. */

@@ -28,7 +28,9 @@ for f in progress.bash _progress progress.fish; do
 		esac
 		check "$f completes -$s" grep -qE -- "$pat" "$c/$f"
 	done
-	lacks "$f offers no long option" "$c/$f" '(^|[ '"'"'|(])--[a-z]|-l [a-z]'
+	# (fish's own helper takes a long option of its own)
+	grep -v __fish_complete_subcommand "$c/$f" >"$WORK/$f"
+	lacks "$f offers no long option" "$WORK/$f" '(^|[ '"'"'|(])--[a-z]|^complete .*-l [a-z]'
 	[ "$f" = progress.bash ] && continue	# its word list, below
 	for s in $shorts; do
 		case $s in b|e|f|l|p|z) continue ;; esac
@@ -44,35 +46,101 @@ check "progress.bash offers exactly progress's options" \
 check "the zsh completion for tach is not used for another progress" \
     grep -qx '#compdef tach' "$c/_tach"
 
-# bash: options that take an argument consume it, so the word after
-# "-N foo" completes command names; --format offers json.
-if command -v bash >/dev/null && [ -r /usr/share/bash-completion/bash_completion ]; then
-	complete_words() {
-		bash -c '. /usr/share/bash-completion/bash_completion
-		    . "$0"; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
-		    _tach; printf "%s\n" "${COMPREPLY[@]}"' "$c/tach.bash" "$@"
-	}
-	complete_words tach --format "" >"$WORK/words"
-	check "bash: --format offers json" grep -qx json "$WORK/words"
-	complete_words tach -d "" >"$WORK/words"
+# The completions as a user meets them: the real bash, zsh and fish,
+# driven through tmux (bash, zsh) and fish's own `complete -C`.
+mkdir -p "$WORK/ct/dir"
+: >"$WORK/ct/sp ace.txt"
+# completes LINE TEXT: typing LINE, Tab and # shows TEXT# (TEXT ends in a
+# space where the completion added one).  The line is then commented out
+# and entered, so nothing runs.
+prompt_back() { tmx capture-pane -p | grep . | tail -n 1 | grep -qx '\$'; }
+completes() {
+	tmx send-keys -l "$1"
+	tmx send-keys Tab
+	tmx send-keys -l '#'
+	wait_for "\$ $2#" 30
+	_c_ok=$?
+	tmx send-keys C-a '#' Enter
+	wait_until 30 prompt_back
+	return $_c_ok
+}
+# in_shell: the checks every shell passes
+in_shell() {
+	check "$1: -f completes a name with a space" \
+	    completes "tach -f sp" 'tach -f sp\ ace.txt '
+	check "$1: --file= completes a name" \
+	    completes "tach --file=sp" 'tach --file=sp\ ace.txt '
+	check "$1: -f completes a directory with /" completes "tach -f di" "tach -f dir/"
+	check "$1: --format= offers json" completes "tach --format=j" "tach --format=json "
+	check "$1: -N consumes its argument; gzi completes to gzip" \
+	    completes "tach -N foo gzi" "tach -N foo gzip "
+	check "$1: a command after options" completes "tach -q gzi" "tach -q gzip "
+	check "$1: after the command, the command's own options" \
+	    completes "tach -q gzip --fa" "tach -q gzip --fast "
+	check "$1: progress -f completes a name with a space" \
+	    completes "progress -f sp" 'progress -f sp\ ace.txt '
+	check "$1: progress completes a command after options" \
+	    completes "progress -e gzi" "progress -e gzip "
+}
+if command -v gzip >/dev/null && [ -r /usr/share/bash-completion/bash_completion ] &&
+    [ -r /usr/share/bash-completion/completions/gzip ]; then
+	tmux_session bash --norc --noprofile
+	run ". /usr/share/bash-completion/bash_completion; . '$c/tach.bash'; . '$c/progress.bash'; cd '$WORK/ct'; clear"
+	wait_until 30 prompt_back
+	in_shell bash
+	check "bash: --form completes to --format= with no space" \
+	    completes "tach --form" "tach --format="
+	tmx kill-server
+	# -d offers process ids: the function, called as readline calls it
+	pids=$(bash -c '. /usr/share/bash-completion/bash_completion
+	    . "$0"; COMP_LINE="tach -d "; COMP_POINT=${#COMP_LINE}
+	    COMP_WORDS=(tach -d ""); COMP_CWORD=2
+	    _tach; printf "%s\n" "${COMPREPLY[@]}"' "$c/tach.bash")
 	check "bash: -d offers process ids, this one among them" \
-	    grep -qx "$$" "$WORK/words"
-	complete_words tach -d 1 gzi >"$WORK/words"
-	check "bash: -d consumes its argument" grep -qx gzip "$WORK/words"
-	complete_words tach -N foo gzi >"$WORK/words"
-	check "bash: -N consumes its argument; gzi completes to gzip" \
-	    grep -qx gzip "$WORK/words"
-	progress_words() {
-		bash -c '. /usr/share/bash-completion/bash_completion
-		    . "$0"; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
-		    _progress; printf "%s\n" "${COMPREPLY[@]}"' \
-		    "$c/progress.bash" "$@"
+	    sh -c 'echo "$1" | grep -qx "$2"' sh "$pids" "$$"
+else
+	echo "skipped: bash with bash-completion and gzip" >&2
+fi
+if command -v zsh >/dev/null && command -v gzip >/dev/null; then
+	tmux_session zsh -f
+	run "fpath=('$c' \$fpath); autoload -U compinit; compinit -u -D; cd '$WORK/ct'; clear"
+	wait_until 30 prompt_back
+	in_shell zsh
+	check "zsh: -F offers json alone" completes "tach -F " "tach -F json "
+	tmx kill-server
+else
+	echo "skipped: zsh" >&2
+fi
+if command -v fish >/dev/null && command -v gzip >/dev/null; then
+	fish_complete() {
+		(cd "$WORK/ct" && HOME=$WORK fish -c "source '$c/tach.fish'
+		    source '$c/progress.fish'; complete -C '$1'" | cut -f1)
 	}
-	progress_words progress - >"$WORK/words"
-	check "bash: progress offers its six options" \
+	check "fish: -f completes a name with a space" \
+	    sh -c '[ "$1" = "sp ace.txt" ]' sh "$(fish_complete 'tach -f sp')"
+	check "fish: a command after options" \
+	    sh -c '[ "$1" = gzip ]' sh "$(fish_complete 'tach -q gzi')"
+	check "fish: -N consumes its argument" \
+	    sh -c '[ "$1" = gzip ]' sh "$(fish_complete 'tach -N foo gzi')"
+	check "fish: run-together -qN consumes its argument" \
+	    sh -c '[ "$1" = gzip ]' sh "$(fish_complete 'tach -qN foo gzi')"
+	fish_complete 'tach gzip -' >"$WORK/words"
+	check "fish: tach gzip - offers gzip's options" grep -qx -- -9 "$WORK/words"
+	lacks "fish: …and not tach's (which gzip lacks)" "$WORK/words" \
+	    '^-(D|E|W|w|Y)$|^--(cursor|line-mode|no-splice)$'
+	fish_complete 'tach -' >"$WORK/words"
+	check "fish: tach - offers tach's options" grep -qx -- -q "$WORK/words"
+	check "fish: --format offers json" \
+	    sh -c '[ "$1" = json ]' sh "$(fish_complete 'tach --format ')"
+	fish_complete 'progress -' >"$WORK/words"
+	check "fish: progress offers its six options" \
 	    [ "$(sort "$WORK/words" | tr '\n' ' ')" = "-b -e -f -l -p -z " ]
-	progress_words progress -p x gzi >"$WORK/words"
-	check "bash: progress -p consumes its argument" grep -qx gzip "$WORK/words"
+	check "fish: progress completes a command after options" \
+	    sh -c '[ "$1" = gzip ]' sh "$(fish_complete 'progress -e gzi')"
+	fish_complete 'progress gzip -' >"$WORK/words"
+	lacks "fish: progress gzip - offers no progress option" "$WORK/words" '^-(b|e|p)$'
+else
+	echo "skipped: fish" >&2
 fi
 
 done_testing

@@ -160,13 +160,15 @@ strace() {
 	    command strace "$@"
 }
 
-# Terminal tests: a 100x30 tmux terminal running bash, gone at exit.
+# Terminal tests: a 100x30 tmux terminal running bash (or SHELL ARGS...,
+# which must prompt with its PS1 of "$ "), gone at exit.
 tmux_session() {
 	need tmux
+	[ $# -gt 0 ] || set -- bash --norc --noprofile
 	sock="tach-test-$$"
 	trap 'tmx kill-server 2>/dev/null; rm -rf "$WORK"' EXIT
 	tmx -f /dev/null new-session -d -x 100 -y 30 \
-	    "env -i PATH='$PATH' TERM=screen LC_ALL=C.UTF-8 PS1='$ ' bash --norc --noprofile"
+	    "env -i PATH='$PATH' TERM=screen LC_ALL=C.UTF-8 HOME='$WORK' PS1='$ ' $*"
 	wait_for '$' 60 || { echo "tmux: no prompt" >&2; exit 1; }
 }
 tmx() { tmux -L "$sock" "$@"; }
