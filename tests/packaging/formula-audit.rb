@@ -68,7 +68,6 @@ problems << "url does not name a release tarball" unless f[:url].to_s.match?(%r{
 problems << "sha256 is not 64 hex digits" unless f[:sha256].to_s.match?(/\A\h{64}\z/)
 problems << "sha256 is a placeholder" if release && f[:sha256].to_s.match?(/\A0+\z/)
 problems << "license is not an SPDX identifier" unless f[:license].to_s.match?(/\A[A-Za-z0-9.+-]+\z/)
-problems << "ncurses comes with macOS: uses_from_macos, not depends_on" if formula.deps.include?("ncurses")
 problems << "libbsd is needed on Linux only: depends_on inside on_linux" unless formula.blocks.include?(:on_linux)
 problems << "no test block" unless formula.blocks.include?(:test)
 problems << "install does not pass std_cmake_args" if source.include?("cmake") && !source.include?("*std_cmake_args")
