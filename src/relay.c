@@ -144,6 +144,12 @@ relay_records_allowed(const struct relay *r, const unsigned char *data,
 	return used;
 }
 
+void
+relay_suspended(struct relay *r, double seconds)
+{
+	r->limit_stopped += seconds;
+}
+
 /*
  * With -S, no call moves past the size to stop at, and reaching it ends
  * the transfer.  With -L, a call may move the bytes it is due: tach
@@ -174,14 +180,14 @@ relay_chunk(struct relay *r, enum relay_end *end)
 		chunk = most;
 	for (;;) {
 		now = clock_now();
-		if (r->paced_from == 0)
-			r->paced_from = now;
+		if (r->limit_from == 0)
+			r->limit_from = now;
 		/* time spent stopped earns no credit for a burst */
-		r->paced_from += r->stopped;
-		r->stopped = 0;
-		due = r->paced_from + (double)r->bytes / r->limit;
+		r->limit_from += r->limit_stopped;
+		r->limit_stopped = 0;
+		due = r->limit_from + (double)r->bytes / r->limit;
 		if (now - due > 0.5)
-			r->paced_from += now - due - 0.5;
+			r->limit_from += now - due - 0.5;
 		if (due <= now)
 			return chunk;
 		ts.tv_sec = (time_t)(due - now);

@@ -11,6 +11,7 @@
 #include <wchar.h>
 
 #include "tach/render.h"
+#include "tach/text.h"
 
 #define FIELD_MAX	48
 #define BAR_MIN		8	/* brackets included */
@@ -111,100 +112,6 @@ render_duration(double seconds, char *buf, size_t buflen)
 	else
 		snprintf(buf, buflen, "%llu:%02llu:%02llu", s / 3600,
 		    s / 60 % 60, s % 60);
-}
-
-/* Length of a valid UTF-8 sequence at s (at most n bytes), or 0. */
-static size_t
-utf8_decode(const unsigned char *s, size_t n, wchar_t *cp)
-{
-	size_t len;
-	unsigned long c;
-
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	} else if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-		c = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		c = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		c = s[0] & 0x07;
-	} else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && c < 0x800) || (len == 4 && c < 0x10000) ||
-	    c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = (wchar_t)c;
-	return len;
-}
-
-/*
- * Characters a terminal draws in no column that still do harm as text:
- * bidirectional overrides and isolates reorder what follows them, line and
- * paragraph separators may start a new line.
- */
-bool
-render_unsafe(wchar_t cp)
-{
-	return cp == 0x061c || cp == 0x200e || cp == 0x200f ||
-	    (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
-	    cp == 0x2028 || cp == 0x2029;
-}
-
-/*
- * Copies untrusted text for the terminal: printable characters as they
- * are, with their real widths (a combining mark, a zero-width joiner or
- * space takes none), everything else (controls, escapes, invalid UTF-8,
- * render_unsafe) as \xHH, cut to at most maxcols columns.  Returns the
- * columns used.
- */
-static int
-sanitize(const char *text, bool utf8, int maxcols, char *buf, size_t buflen,
-    size_t *buflenused)
-{
-	const unsigned char *s = (const unsigned char *)text;
-	size_t n = strlen(text), used = 0, len;
-	char piece[8];
-	int cols = 0, w;
-	wchar_t cp;
-
-	while (n > 0) {
-		len = utf8 ? utf8_decode(s, n, &cp) : 1;
-		if (!utf8)
-			cp = s[0];
-		if (len == 0 || cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ||
-		    (cp >= 0x80 && !utf8) || (cp >= 0x80 &&
-		    ((w = wcwidth(cp)) < 0 || render_unsafe(cp)))) {
-			snprintf(piece, sizeof(piece), "\\x%02x", s[0]);
-			len = 1;
-			w = 4;
-		} else {
-			if (cp < 0x80)
-				w = 1;
-			memcpy(piece, s, len);
-			piece[len] = '\0';
-		}
-		if (cols + w > maxcols || used + strlen(piece) >= buflen)
-			break;
-		memcpy(buf + used, piece, strlen(piece));
-		used += strlen(piece);
-		cols += w;
-		s += len;
-		n -= len;
-	}
-	buf[used] = '\0';
-	*buflenused = used;
-	return cols;
 }
 
 static void
@@ -330,7 +237,7 @@ render_line(const struct render_state *s, int width,
 		int room = avail - (f[0].cols + 1);
 
 		if (room > 0)
-			prefix_cols = sanitize(s->prefix, caps->utf8, room,
+			prefix_cols = text_escape(s->prefix, caps->utf8, room,
 			    prefix, sizeof(prefix), &prefix_len);
 		/* "copy: " needs no second space before the next field */
 		if (prefix_len > 0 && prefix[prefix_len - 1] == ' ') {
@@ -557,11 +464,11 @@ render_format(const struct render_state *s, const char *format, int width,
 				    (size_t)(next - p) : sizeof(raw) - 1;
 				memcpy(raw, p, len);
 				raw[len] = '\0';
-				cols = sanitize(raw, caps->utf8, pass == 0 ?
+				cols = text_escape(raw, caps->utf8, pass == 0 ?
 				    INT_MAX : avail - used, text, sizeof(text),
 				    &len);
 			} else if (t == T_NAME) {
-				cols = sanitize(s->name != NULL ? s->name : "",
+				cols = text_escape(s->name != NULL ? s->name : "",
 				    caps->utf8, pass == 0 ? INT_MAX :
 				    avail - used, text, sizeof(text), &len);
 			} else if (t == T_BAR) {

@@ -7,6 +7,7 @@
  */
 #include <err.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,13 +17,13 @@
 #include <unistd.h>
 
 #include "tach/clock.h"
-#include "tach/display.h"
 #include "tach/meter.h"
 #include "tach/procfd.h"
 #include "tach/render.h"
+#include "tach/report.h"
 #include "tach/signals.h"
 #include "tach/stats.h"
-#include "tach/term.h"
+#include "tach/text.h"
 #include "tach/watch.h"
 
 /* A file seen in the process, followed from the sample it first showed in. */
@@ -41,17 +42,19 @@ struct watch {
 	pid_t			 pid;
 	struct watched		*files;
 	size_t			 n, room;
-	bool			 active;	/* drawing the lines */
-	bool			 tty;
-	int			 rows;		/* rows the block has on screen */
+	struct render_state	*lines;		/* the block, one a file */
 	double			 origin;
 	unsigned		 phase;
-	struct terminal		 term;
-	struct render_caps	 caps;
-	char			 line[RENDER_BUFSIZE(RENDER_WIDTH_MAX)];
+	struct reporter		 out;
 };
 
 enum end { END_NONE, END_CLOSED, END_EXITED, END_INTERRUPTED };
+static const char *const ends[] = {
+	[END_NONE] = NULL,
+	[END_CLOSED] = "closed",
+	[END_EXITED] = "exited",
+	[END_INTERRUPTED] = "interrupted"
+};
 
 static uint64_t
 moved(const struct watched *w)
@@ -93,142 +96,58 @@ state_at(struct watch *ws, struct watched *w, double now, bool final,
 		s->wall = (double)wall.tv_sec;
 }
 
-/* -n: the percentage, or the position where the size is not known. */
-static void
-numeric(const struct watch *ws, const struct watched *w,
-    const struct render_state *s)
+/* "fd N (path)": which file a message is about, its path made safe. */
+static const char *
+whose(const struct watched *w, char *buf, size_t len)
 {
-	if (ws->opts->watch_fd < 0)
-		fprintf(stderr, "%d ", w->file.fd);
-	if (s->size == 0)
-		fprintf(stderr, "%llu\n", (unsigned long long)s->done);
-	else
-		fprintf(stderr, "%d\n", s->done >= s->size ? 100 :
-		    (int)((double)s->done * 100 / (double)s->size));
-}
-
-static void
-json(const struct watch *ws, const struct watched *w,
-    const struct render_state *s, enum end end)
-{
-	static const char *results[] = { NULL, "closed", "exited",
-	    "interrupted" };
-
-	fputc('{', stderr);
-	if (ws->opts->name != NULL) {
-		fputs("\"name\":", stderr);
-		display_json_string(ws->opts->name);
-		fputc(',', stderr);
-	}
-	fprintf(stderr, "\"pid\":%d,\"fd\":%d,\"path\":", (int)ws->pid,
-	    w->file.fd);
-	display_json_string(w->file.path);
-	fprintf(stderr, ",\"elapsed\":%.3f,\"bytes\":%llu,\"rate\":%.1f,"
-	    "\"average\":%.1f", s->elapsed, (unsigned long long)s->bytes,
-	    s->rate, s->average);
-	if (s->size > 0)
-		fprintf(stderr, ",\"size\":%llu,\"percent\":%.2f",
-		    (unsigned long long)s->size, s->done >= s->size ? 100.0 :
-		    (double)s->done * 100 / (double)s->size);
-	else
-		fprintf(stderr, ",\"size\":null,\"percent\":null");
-	if (s->eta >= 0 && end == END_NONE)
-		fprintf(stderr, ",\"eta\":%.1f", ceil(s->eta * 10) / 10);
-	else
-		fprintf(stderr, ",\"eta\":null");
-	fprintf(stderr, ",\"final\":%s", end != END_NONE ? "true" : "false");
-	if (end != END_NONE)
-		fprintf(stderr, ",\"result\":\"%s\"", results[end]);
-	fputs("}\n", stderr);
-}
-
-/* Ends the block on screen, so that text can go below it (it is redrawn). */
-static void
-tidy_screen(struct watch *ws)
-{
-	if (ws->rows == 0)
-		return;
-	term_write(&ws->term, "\n", 1);
-	term_write(&ws->term, ws->term.cnorm, strlen(ws->term.cnorm));
-	ws->rows = 0;
+	snprintf(buf, len, "fd %d (%s)", w->file.fd, text_safe(w->file.path));
+	return buf;
 }
 
 static void
 print_stats(struct watch *ws, struct watched *w, double now)
 {
-	char rate[32];
-	double t = now - w->since;
+	char who[4 * PATH_MAX + 32], at[32];
 
-	tidy_screen(ws);
-	render_iec(t > 0 ? (double)moved(w) / t : 0, rate, sizeof(rate));
-	fprintf(stderr, "%s: fd %d (%s): %llu bytes in %.3f s, %s/s, "
-	    "at %llu\n", getprogname(), w->file.fd, w->file.path,
-	    (unsigned long long)moved(w), t, rate,
-	    (unsigned long long)w->file.offset);
-	display_rates(&w->rates, ws->opts->interval, false);
+	report_aside(&ws->out);
+	snprintf(at, sizeof(at), "at %llu", (unsigned long long)w->file.offset);
+	report_moved(whose(w, who, sizeof(who)), moved(w), false,
+	    now - w->since, at);
+	report_rates(&w->rates, ws->opts->interval, false);
 }
 
-/*
- * The block: one line a file, drawn over the rows drawn before; rows the
- * block no longer needs are cleared.  A terminal that cannot move up
- * shows the first file only.
- */
+/* The block: one line a file, stacked, redrawn in place. */
 static void
 draw(struct watch *ws, double now, bool final)
 {
-	struct render_state s;
-	int width, lines, rows, height = term_height(&ws->term);
-	size_t len = 0;
-
-	if (!ws->active || !display_foreground(ws->term.fd, ws->opts->force))
-		return;
-	width = display_width(&ws->term, ws->opts->width, ws->tty);
-	lines = ws->n > 0 ? (int)ws->n : 1;
-	if (ws->term.cuu1[0] == '\0')
-		lines = 1;
-	if (height > 1 && lines > height - 1)
-		lines = height - 1;
-	if (ws->rows == 0)
-		term_write(&ws->term, ws->term.civis, strlen(ws->term.civis));
-	for (int i = 0; i < lines; i++) {
-		len = 0;
-		ws->line[0] = '\0';
-		if ((size_t)i < ws->n) {
-			state_at(ws, &ws->files[i], now, final, &s);
-			len = ws->opts->format != NULL ?
-			    render_format(&s, ws->opts->format, width,
-			    &ws->caps, ws->line, sizeof(ws->line)) :
-			    render_line(&s, width, &ws->caps, ws->line,
-			    sizeof(ws->line));
-		}
-		term_draw_at(&ws->term, i == 0 && ws->rows > 0 ?
-		    ws->rows - 1 : 0, i > 0, ws->line, len);
-	}
-	if (ws->rows > lines) {
-		for (rows = lines; rows < ws->rows; rows++)
-			term_draw_at(&ws->term, 0, true, "", 0);
-		/* back up to the block's last line */
-		term_draw_at(&ws->term, ws->rows - lines, false, ws->line, len);
-	}
-	ws->rows = lines;
+	for (size_t i = 0; i < ws->n; i++)
+		state_at(ws, &ws->files[i], now, final, &ws->lines[i]);
+	report_draw(&ws->out, ws->lines, ws->n);
 }
 
 /* The outputs of one tick, or of a file's end. */
 static void
 emit(struct watch *ws, struct watched *w, double now, enum end end)
 {
-	struct render_state s;
+	struct report_line l;
 
 	if (ws->opts->stats)
 		stats_interval(&w->rates, ws->opts->interval, now, moved(w),
 		    end != END_NONE);
 	if (now - ws->origin < ws->opts->delay)
 		return;
-	state_at(ws, w, now, end != END_NONE, &s);
+	memset(&l, 0, sizeof(l));
+	state_at(ws, w, now, end != END_NONE, &l.state);
+	l.bytes = l.state.bytes;
+	l.result = ends[end];
+	l.pid = (long)ws->pid;
+	l.fd = w->file.fd;
+	l.path = w->file.path;
+	l.numeric_fd = ws->opts->watch_fd < 0;
 	if (ws->opts->numeric)
-		numeric(ws, w, &s);
+		report_numeric(&l);
 	if (ws->opts->json)
-		json(ws, w, &s, end);
+		report_json(&l);
 }
 
 static void
@@ -256,13 +175,28 @@ start(struct watch *ws, struct watched *w, const struct procfd_file *f,
 	w->file = *f;
 	if (f->path[0] == '\0')
 		snprintf(fallback, sizeof(fallback), "fd %d", f->fd);
-	w->label = display_label(ws->opts->name, f->path[0] != '\0' ?
+	w->label = report_label(ws->opts->name, f->path[0] != '\0' ?
 	    f->path : fallback, ws->opts->prefix);
 	w->since = now;
 	w->rates.last_t = now;
 	w->first = f->offset;
 	w->present = true;
 	meter_init(&w->meter);
+}
+
+/* Room for more files, and for as many lines in the block. */
+static void
+grow(struct watch *ws)
+{
+	struct watched *w;
+	struct render_state *l;
+
+	ws->room = ws->room ? ws->room * 2 : 8;
+	if ((w = realloc(ws->files, ws->room * sizeof(*w))) == NULL ||
+	    (ws->files = w, (l = realloc(ws->lines, ws->room *
+	    sizeof(*l))) == NULL))
+		err(1, "file list");
+	ws->lines = l;
 }
 
 static int
@@ -304,13 +238,8 @@ sample(struct watch *ws, double now)
 				break;
 		}
 		if (j == ws->n) {
-			if (ws->n == ws->room) {
-				ws->room = ws->room ? ws->room * 2 : 8;
-				if ((w = realloc(ws->files, ws->room *
-				    sizeof(*w))) == NULL)
-					err(1, "file list");
-				ws->files = w;
-			}
+			if (ws->n == ws->room)
+				grow(ws);
 			start(ws, &ws->files[ws->n++], &got[i], now);
 			got[i].path = NULL;	/* the watched file owns it */
 			continue;
@@ -342,9 +271,8 @@ sample(struct watch *ws, double now)
 static void
 report(struct watch *ws)
 {
-	char size[32];
+	char size[32], who[4 * PATH_MAX + 32];
 
-	tidy_screen(ws);
 	for (size_t i = 0; i < ws->n; i++) {
 		const struct watched *w = &ws->files[i];
 
@@ -353,8 +281,8 @@ report(struct watch *ws)
 			    (unsigned long long)size_of(w));
 		else
 			size[0] = '\0';
-		fprintf(stderr, "%s: fd %d (%s): at %llu%s bytes\n",
-		    getprogname(), w->file.fd, w->file.path,
+		report_message(&ws->out, "%s: at %llu%s bytes",
+		    whose(w, who, sizeof(who)),
 		    (unsigned long long)w->file.offset, size);
 	}
 }
@@ -369,10 +297,11 @@ finish(struct watch *ws, enum end end)
 	signals_timer(0);
 	if (now - ws->origin >= ws->opts->delay)
 		draw(ws, now, true);
-	tidy_screen(ws);
+	report_end(&ws->out);
 	while (ws->n > 0)
 		forget(ws, 0, now, end);
 	free(ws->files);
+	free(ws->lines);
 }
 
 /* A first sample's error: the process cannot be watched at all. */
@@ -408,12 +337,9 @@ watch_run(const struct options *opts)
 	ws.origin = clock_now();
 	if ((error = sample(&ws, ws.origin)) != 0)
 		refuse(&ws, error);
-	ws.tty = isatty(fd);
-	ws.active = !opts->numeric && !opts->json && (opts->force || ws.tty);
-	ws.term.fd = fd;
+	report_open(&ws.out, fd, !opts->numeric && !opts->json, opts->force,
+	    opts->width, opts->format);
 	signals_install_display();
-	if (ws.active)
-		display_terminal(&ws.term, &ws.caps, fd);
 	signals_timer(opts->interval);
 	for (;;) {
 		now = clock_now();
@@ -431,14 +357,8 @@ watch_run(const struct options *opts)
 			finish(&ws, END_INTERRUPTED);
 			signals_die(signals_fatal());
 		}
-		if (bits & SIGNAL_TSTP) {
-			term_write(&ws.term, ws.term.cnorm,
-			    strlen(ws.term.cnorm));
-			signals_stop_self();
-			if (ws.rows > 0)
-				term_write(&ws.term, ws.term.civis,
-				    strlen(ws.term.civis));
-		}
+		if (bits & SIGNAL_TSTP)
+			(void)report_suspend(&ws.out);
 		if (bits & SIGNAL_INFO)
 			report(&ws);
 		error = sample(&ws, clock_now());

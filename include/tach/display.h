@@ -1,7 +1,8 @@
 /*
- * The display: decides whether and where to draw, keeps the meter fed on
- * the transfer clock, writes the machine-readable forms (-n, --format
- * json, --stats), and acts on the signals the main loop services.
+ * The copy's display: decides whether and where to draw, keeps the meter
+ * fed on the transfer clock, hands each state to the reporter (the bar,
+ * -n, --format json, --stats), and acts on the signals the main loop
+ * services.
  */
 #ifndef TACH_DISPLAY_H
 #define TACH_DISPLAY_H
@@ -13,9 +14,8 @@
 #include "tach/meter.h"
 #include "tach/options.h"
 #include "tach/relay.h"
-#include "tach/render.h"
+#include "tach/report.h"
 #include "tach/stats.h"
-#include "tach/term.h"
 
 /* How a run ended, for the closing line and the final JSON object. */
 enum display_outcome {
@@ -25,26 +25,19 @@ enum display_outcome {
 };
 
 struct display {
-	bool			 active;	/* drawing the bar */
-	bool			 tty;		/* the display is a terminal */
-	bool			 drawn;		/* a line is on the screen */
-	bool			 forced;
 	bool			 numeric;	/* -n */
 	bool			 json;		/* --format json */
 	bool			 stats;		/* --stats */
 	bool			 lines;		/* --line-mode: count records */
 	bool			 flushing;	/* -Y: the last flush is on */
-	bool			 cursor;	/* -c */
-	int			 row;		/* -c: the line's row, from 1 */
 	const struct input	*input;
 	struct relay		*relay;		/* read; told of stops */
-	char			*prefix;	/* as drawn: the label */
-	const char		*label;		/* -p, or NULL */
+	char			*label;		/* as drawn: name, file, prefix */
+	const char		*prefix;	/* -p, or NULL */
 	const char		*name;		/* -N, or NULL */
-	const char		*format;	/* -F, or NULL */
+	bool			 formatted;	/* -F: %T and %I need more */
 	uint64_t		 size;
 	bool			 size_known;	/* size 0: empty, not unknown */
-	int			 width;		/* -w, or 0 */
 	double			 interval;
 	bool			 wait;		/* -W: silent until a byte moved */
 	double			 delay;		/* -D: silent for this long */
@@ -54,9 +47,7 @@ struct display {
 	struct meter		 meter;		/* bytes moved */
 	struct meter		 position;	/* -z: compressed bytes read */
 	struct stats_intervals	 rates;		/* --stats */
-	struct terminal		 term;
-	struct render_caps	 caps;
-	char			 line[RENDER_BUFSIZE(RENDER_WIDTH_MAX)];
+	struct reporter		 out;
 };
 
 void	display_start(struct display *d, const struct options *opts,
@@ -74,22 +65,5 @@ bool	display_service(void *ctx);
  * -n, JSON and --stats output.
  */
 void	display_finish(struct display *d, enum display_outcome outcome);
-
-/* Shared with the watch mode (watch.c). */
-/* The terminal's capabilities and the renderer's, for a display on fd. */
-void	display_terminal(struct terminal *t, struct render_caps *caps,
-	    int fd);
-/* True unless a background job: a non-terminal only if forced. */
-bool	display_foreground(int fd, bool forced);
-/* The line's width: the terminal's, narrowed (never widened) by -w. */
-int	display_width(const struct terminal *t, int width, bool tty);
-/* The line's label: "NAME: " (-N), a file's name, then -p's text. */
-char	*display_label(const char *name, const char *file,
-	    const char *prefix);
-/* A JSON string on stderr: quotes, backslashes, control bytes escaped. */
-void	display_json_string(const char *text);
-/* --stats: the per-interval rates' summary line on stderr. */
-void	display_rates(struct stats_intervals *rates, double interval,
-	    bool lines);
 
 #endif

@@ -51,8 +51,8 @@ struct relay {
 	struct relay_skip *skipped;	/* -E: the ranges, in order */
 	size_t		 nskipped;
 	double		 limit;		/* -L: bytes per second, or 0 */
-	double		 paced_from;	/* -L: when the pacing clock started */
-	double		 stopped;	/* -L: seconds stopped (^Z), unpaid */
+	double		 limit_from;	/* -L: when its clock started */
+	double		 limit_stopped;	/* -L: seconds stopped (^Z), unpaid */
 	unsigned char	*buf;		/* allocated when first needed */
 	/*
 	 * Called whenever a signal has left work for the main loop;
@@ -67,6 +67,8 @@ size_t		relay_default_bufsize(int in, int out, bool zerocopy);
 void		relay_init(struct relay *r, int in, int out, size_t bufsize,
 		    bool zerocopy);
 enum relay_end	relay_run(struct relay *r);
+/* ^Z stopped tach for seconds: under -L they earn no burst. */
+void		relay_suspended(struct relay *r, double seconds);
 /* -S: the bytes (records, in line mode) to stop at have been written. */
 bool		relay_reached(const struct relay *r);
 /* Writes a whole buffer, counting it; for bytes read before the relay ran. */

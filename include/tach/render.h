@@ -64,8 +64,6 @@ size_t	render_format(const struct render_state *s, const char *format,
  * render_format does not know, or no field at all ("xml").
  */
 bool	render_format_check(const char *format, char *msg, size_t msglen);
-/* Zero-width characters that are escaped all the same (see render.c). */
-bool	render_unsafe(wchar_t cp);
 /* "1.50 MiB": three significant digits and an IEC unit. */
 void	render_iec(double value, char *buf, size_t buflen);
 /* An amount: render_iec's bytes, or "1.50M lines" if lines. */

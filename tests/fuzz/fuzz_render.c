@@ -12,6 +12,7 @@
 #include <wchar.h>
 
 #include "tach/render.h"
+#include "tach/text.h"
 #include "utf8.h"
 
 static uint64_t
@@ -59,7 +60,7 @@ columns(const char *s, const char *on, const char *off)
 		if (len == (size_t)-1 || len == (size_t)-2 || len == 0)
 			abort();
 		w = (unsigned char)*s < 0x80 ? 1 : wcwidth(wc);
-		if (w < 0 || render_unsafe(wc))
+		if (w < 0 || text_unsafe(wc))
 			abort();	/* unprintable: should have been escaped */
 		cols += w;
 		s += len;

@@ -1,0 +1,83 @@
+/*
+ * The reporter: the one output layer of the copy (display.c) and of watch
+ * mode (watch.c).  It takes the state of each line as numbers and text
+ * and writes it as a bar (one line, or a stacked block redrawn in place),
+ * as -n percentages, as JSON objects, and as the --stats and SIGUSR1
+ * lines on stderr.  Every untrusted string goes through text.h.
+ */
+#ifndef TACH_REPORT_H
+#define TACH_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tach/render.h"
+#include "tach/stats.h"
+#include "tach/term.h"
+
+/* One line's state, for -n and JSON. */
+struct report_line {
+	struct render_state	 state;		/* what the bar shows */
+	uint64_t		 bytes;		/* state.bytes counts lines
+						   in line mode; this, bytes */
+	bool			 size_known;	/* size 0 is empty, not unknown */
+	const char		*result;	/* the closing object's, or NULL */
+	long			 pid;		/* -d: the process, or 0 */
+	int			 fd;		/* -d: the descriptor */
+	const char		*path;		/* -d: the file, or NULL */
+	bool			 numeric_fd;	/* -n lines start with fd */
+};
+
+struct reporter {
+	bool			 active;	/* drawing the bar */
+	bool			 tty;		/* the display is a terminal */
+	bool			 forced;	/* --force */
+	bool			 cursor;	/* -c: on a row of its own */
+	int			 row;		/* -c: that row, from 1 */
+	int			 rows;		/* rows drawn on screen now */
+	int			 width;		/* -w, or 0 */
+	const char		*format;	/* -F, or NULL */
+	struct terminal		 term;
+	struct render_caps	 caps;
+	char			 line[RENDER_BUFSIZE(RENDER_WIDTH_MAX)];
+};
+
+/*
+ * Draws on fd if draw is asked and fd is a terminal (or forced); the
+ * terminal's capabilities are read only then.
+ */
+void	report_open(struct reporter *r, int fd, bool draw, bool forced,
+	    int width, const char *format);
+/* -c: claims a row of its own; false leaves the line where it is. */
+bool	report_claim_row(struct reporter *r);
+/*
+ * Draws n lines (0 draws one empty line), stacked and redrawn in place;
+ * nothing from a background job.  A terminal that cannot move up shows
+ * the first only, and the block never grows past the window.
+ */
+void	report_draw(struct reporter *r, const struct render_state *lines,
+	    size_t n);
+/* Ends the block on screen and shows the cursor again. */
+void	report_end(struct reporter *r);
+/* Ends the block if it is on stderr, so that a message can go below it. */
+void	report_aside(struct reporter *r);
+/* ^Z: the cursor shown, the process stopped; returns the seconds stopped. */
+double	report_suspend(struct reporter *r);
+/* A line of text on stderr, "tach: " first, below the block. */
+void	report_message(struct reporter *r, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+/* -n: a whole percentage a line, or the amount where the size is unknown. */
+void	report_numeric(const struct report_line *l);
+/* --format json: one object a line on stderr. */
+void	report_json(const struct report_line *l);
+/* --stats: "[whose: ]N bytes in T s, R/s[, tail]" on stderr. */
+void	report_moved(const char *whose, uint64_t count, bool lines, double t,
+	    const char *tail);
+/* --stats: the per-interval rates' summary line on stderr. */
+void	report_rates(struct stats_intervals *rates, double interval,
+	    bool lines);
+/* The line's label: "NAME: " (-N), a file's name, then -p's text. */
+char	*report_label(const char *name, const char *file, const char *prefix);
+
+#endif

@@ -1,0 +1,276 @@
+/*
+ * The reporter.  The bar is drawn only on a terminal (or with --force),
+ * only from the foreground; -n, JSON and --stats go to stderr whatever it
+ * is.  Numbers are written in the C locale's form (main() keeps
+ * LC_NUMERIC at "C"), so JSON stays JSON in any locale.
+ */
+#include <err.h>
+#include <langinfo.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tach/cursor.h"
+#include "tach/report.h"
+#include "tach/signals.h"
+#include "tach/clock.h"
+#include "tach/text.h"
+
+void
+report_open(struct reporter *r, int fd, bool draw, bool forced, int width,
+    const char *format)
+{
+	const char *no_colour = getenv("NO_COLOR");
+
+	memset(r, 0, sizeof(*r));
+	r->term.fd = fd;
+	r->tty = isatty(fd);
+	r->forced = forced;
+	r->width = width;
+	r->format = format;
+	r->active = draw && (forced || r->tty);
+	if (!r->active)
+		return;
+	term_open(&r->term, fd, r->tty && (no_colour == NULL ||
+	    *no_colour == '\0'));
+	r->caps.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	r->caps.colour_on = r->term.colour_on;
+	r->caps.colour_off = r->term.colour_off;
+}
+
+bool
+report_claim_row(struct reporter *r)
+{
+	r->cursor = r->active && r->tty && cursor_claim(r->term.fd, &r->row);
+	return r->cursor;
+}
+
+/* A background job draws nothing; a non-terminal only when forced. */
+static bool
+foreground(const struct reporter *r)
+{
+	pid_t pg = tcgetpgrp(r->term.fd);
+
+	return pg == -1 ? r->forced : pg == getpgrp();
+}
+
+/* The line's width: the terminal's, narrowed (never widened) by -w. */
+static int
+width_of(const struct reporter *r)
+{
+	int cols = term_width(&r->term);
+
+	/* -w may narrow the line on a terminal, never widen it: it would wrap */
+	if (r->width > 0 && (!r->tty || r->width < cols))
+		cols = r->width;
+	return cols > RENDER_WIDTH_MAX ? RENDER_WIDTH_MAX : cols;
+}
+
+static size_t
+render(struct reporter *r, const struct render_state *s, int width)
+{
+	if (r->format != NULL)
+		return render_format(s, r->format, width, &r->caps, r->line,
+		    sizeof(r->line));
+	return render_line(s, width, &r->caps, r->line, sizeof(r->line));
+}
+
+void
+report_draw(struct reporter *r, const struct render_state *lines, size_t n)
+{
+	int width, rows, height;
+	size_t len = 0;
+
+	if (!r->active || !foreground(r))
+		return;
+	width = width_of(r);
+	if (r->cursor) {
+		len = n > 0 ? render(r, &lines[0], width) : 0;
+		cursor_draw(&r->term, r->row, r->line, len);
+		r->rows = 1;
+		return;
+	}
+	height = term_height(&r->term);
+	rows = n > 0 ? (int)n : 1;
+	if (r->term.cuu1[0] == '\0')
+		rows = 1;
+	if (height > 1 && rows > height - 1)
+		rows = height - 1;
+	if (r->rows == 0)
+		term_write(&r->term, r->term.civis, strlen(r->term.civis));
+	for (int i = 0; i < rows; i++) {
+		r->line[0] = '\0';
+		len = (size_t)i < n ? render(r, &lines[i], width) : 0;
+		term_draw_at(&r->term, i == 0 && r->rows > 0 ? r->rows - 1 : 0,
+		    i > 0, r->line, len);
+	}
+	if (r->rows > rows) {
+		/* rows the block no longer needs are cleared */
+		for (int i = rows; i < r->rows; i++)
+			term_draw_at(&r->term, 0, true, "", 0);
+		/* back up to the block's last line */
+		term_draw_at(&r->term, r->rows - rows, false, r->line, len);
+	}
+	r->rows = rows;
+}
+
+void
+report_end(struct reporter *r)
+{
+	if (r->rows == 0)
+		return;
+	if (!r->cursor)
+		term_write(&r->term, "\n", 1);
+	term_write(&r->term, r->term.cnorm, strlen(r->term.cnorm));
+	r->rows = 0;
+}
+
+void
+report_aside(struct reporter *r)
+{
+	if (r->term.fd == STDERR_FILENO && !r->cursor)
+		report_end(r);
+}
+
+double
+report_suspend(struct reporter *r)
+{
+	double t0 = clock_now();
+
+	if (r->rows > 0)
+		term_write(&r->term, r->term.cnorm, strlen(r->term.cnorm));
+	signals_stop_self();
+	if (r->rows > 0 && !r->cursor)
+		term_write(&r->term, r->term.civis, strlen(r->term.civis));
+	return clock_now() - t0;
+}
+
+void
+report_message(struct reporter *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	report_aside(r);
+	fprintf(stderr, "%s: ", getprogname());
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	putc('\n', stderr);
+}
+
+/*
+ * The last line is the real percentage: 100 only if the size was reached
+ * (an empty input has reached its size of 0).
+ */
+void
+report_numeric(const struct report_line *l)
+{
+	const struct render_state *s = &l->state;
+
+	if (l->numeric_fd)
+		fprintf(stderr, "%d ", l->fd);
+	if (s->size == 0 && !(l->size_known && s->final))
+		fprintf(stderr, "%llu\n", (unsigned long long)s->bytes);
+	else if (s->done >= s->size)
+		fprintf(stderr, "100\n");
+	else
+		fprintf(stderr, "%d\n", (int)((double)s->done * 100 /
+		    (double)s->size));
+}
+
+void
+report_json(const struct report_line *l)
+{
+	const struct render_state *s = &l->state;
+
+	fputc('{', stderr);
+	if (s->name != NULL) {
+		fputs("\"name\":", stderr);
+		text_json(stderr, s->name);
+		fputc(',', stderr);
+	}
+	if (l->path != NULL) {
+		fprintf(stderr, "\"pid\":%ld,\"fd\":%d,\"path\":", l->pid,
+		    l->fd);
+		text_json(stderr, l->path);
+		fputc(',', stderr);
+	}
+	/* in line mode the rates, size and percentage count lines */
+	fprintf(stderr, "\"elapsed\":%.3f,\"bytes\":%llu,", s->elapsed,
+	    (unsigned long long)l->bytes);
+	if (s->lines)
+		fprintf(stderr, "\"lines\":%llu,\"unit\":\"lines\",",
+		    (unsigned long long)s->bytes);
+	fprintf(stderr, "\"rate\":%.1f,\"average\":%.1f", s->rate,
+	    s->average);
+	if (s->size > 0 || (l->size_known && s->final))
+		fprintf(stderr, ",\"size\":%llu,\"percent\":%.2f",
+		    (unsigned long long)s->size, s->done >= s->size ? 100.0 :
+		    (double)s->done * 100 / (double)s->size);
+	else
+		fprintf(stderr, ",\"size\":null,\"percent\":null");
+	if (s->eta >= 0 && !s->final)
+		fprintf(stderr, ",\"eta\":%.1f", ceil(s->eta * 10) / 10);
+	else
+		fprintf(stderr, ",\"eta\":null");
+	fprintf(stderr, ",\"final\":%s", s->final ? "true" : "false");
+	if (s->final && l->result != NULL)
+		fprintf(stderr, ",\"result\":\"%s\"", l->result);
+	fputs("}\n", stderr);
+}
+
+void
+report_moved(const char *whose, uint64_t count, bool lines, double t,
+    const char *tail)
+{
+	char rate[32];
+
+	render_amount(t > 0 ? (double)count / t : 0, lines, rate,
+	    sizeof(rate));
+	fprintf(stderr, "%s: %s%s%llu %s in %.3f s, %s/s%s%s\n", getprogname(),
+	    whose != NULL ? whose : "", whose != NULL ? ": " : "",
+	    (unsigned long long)count, lines ? "lines" : "bytes", t, rate,
+	    tail != NULL ? ", " : "", tail != NULL ? tail : "");
+}
+
+void
+report_rates(struct stats_intervals *rates, double interval, bool lines)
+{
+	struct stats_summary sum;
+	char a[5][32];
+
+	stats_summary(&rates->rates, &sum);
+	render_amount(sum.min, lines, a[0], sizeof(a[0]));
+	render_amount(sum.median, lines, a[1], sizeof(a[1]));
+	render_amount(sum.mean, lines, a[2], sizeof(a[2]));
+	render_amount(sum.max, lines, a[3], sizeof(a[3]));
+	render_amount(sum.stddev, lines, a[4], sizeof(a[4]));
+	if (rates->full == 0)
+		fprintf(stderr, "%s: rate not measured: the run was shorter "
+		    "than half an interval (%g s)\n", getprogname(),
+		    interval / 2);
+	else
+		fprintf(stderr, "%s: rate over %zu intervals: min %s/s, "
+		    "median %s/s, mean %s/s, max %s/s, stddev %s/s\n",
+		    getprogname(), sum.count, a[0], a[1], a[2], a[3], a[4]);
+}
+
+char *
+report_label(const char *name, const char *file, const char *prefix)
+{
+	size_t len = 1;
+	char *s;
+
+	if (name == NULL && file == NULL)
+		return prefix == NULL ? NULL : strdup(prefix);
+	len += (name ? strlen(name) + 2 : 0) + (file ? strlen(file) + 1 : 0) +
+	    (prefix ? strlen(prefix) : 0);
+	if ((s = malloc(len)) == NULL)
+		err(1, "label");
+	snprintf(s, len, "%s%s%s%s%s", name ? name : "", name ? ": " : "",
+	    file ? file : "", file && prefix ? " " : "", prefix ? prefix : "");
+	return s;
+}
