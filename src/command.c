@@ -14,6 +14,7 @@
 
 #include "tach/command.h"
 #include "tach/signals.h"
+#include "tach/text.h"
 
 void
 command_pipe(int fds[2])
@@ -112,6 +113,6 @@ command_failed(const char *name, int error)
 	if ((error == ENOENT || error == EACCES) && stat(name, &sb) == 0 &&
 	    S_ISREG(sb.st_mode) && access(name, X_OK) == -1)
 		errx(command_spawn_status(error), "%s: %s; to read a file use "
-		    "-f %s", name, strerror(error), name);
-	errc(command_spawn_status(error), error, "%s", name);
+		    "-f %s", text_safe(name), strerror(error), text_safe(name));
+	errc(command_spawn_status(error), error, "%s", text_safe(name));
 }

@@ -28,6 +28,7 @@
 #include "tach/magic.h"
 #include "tach/relay.h"
 #include "tach/signals.h"
+#include "tach/text.h"
 
 /*
  * Bytes left in a regular file or block device from here on, else 0;
@@ -117,12 +118,12 @@ start_feeder(int from, const unsigned char *head, size_t len, int feed[2],
 	case RELAY_EOF:
 		_exit(0);
 	case RELAY_READ_ERROR:
-		errc(1, r.error, "reading %s", in->name);
+		errc(1, r.error, "reading %s", text_safe(in->name));
 	case RELAY_BROKEN_PIPE:		/* SIGPIPE was ignored */
 		errx(1, "%s stopped reading %s before its end",
-		    in->decompressor_name, in->name);
+		    in->decompressor_name, text_safe(in->name));
 	default:
-		errc(1, r.error, "copying %s into %s", in->name,
+		errc(1, r.error, "copying %s into %s", text_safe(in->name),
 		    in->decompressor_name);
 	}
 }
@@ -144,7 +145,7 @@ start_decompressor(struct input *in, const struct options *opts)
 	else
 		len = read_fully(in->fd, head, sizeof(head));
 	if (len == -1)
-		err(1, "reading %s", in->name);
+		err(1, "reading %s", text_safe(in->name));
 	in->decompressor_name = argv[0] = (char *)magic_tool(head,
 	    (size_t)len);
 
@@ -216,7 +217,7 @@ input_open(struct input *in, const struct options *opts, const char *file)
 		if (in->fd == -1) {
 			error = errno;
 			if (error != EINTR)	/* else a signal ends tach */
-				warn("%s", file);
+				warn("%s", text_safe(file));
 			/* pv -f (force) followed by another option */
 			if (error == ENOENT && file[0] == '-' &&
 			    file[1] != '\0' && !opts->as_progress)
@@ -225,7 +226,7 @@ input_open(struct input *in, const struct options *opts, const char *file)
 		}
 	}
 	if (opts->cmd == NULL && own_output(in->fd)) {
-		warnx("%s: input file is output file", in->name);
+		warnx("%s: input file is output file", text_safe(in->name));
 		if (file != NULL)
 			close(in->fd);
 		in->fd = -1;
@@ -297,7 +298,7 @@ input_close(struct input *in, bool stop)
 	 */
 	if (status == 0 && fed != 0) {
 		if (WIFSIGNALED(fed))
-			warnx("copying %s into %s: %s", in->name,
+			warnx("copying %s into %s: %s", text_safe(in->name),
 			    in->decompressor_name, strsignal(WTERMSIG(fed)));
 		return fed;
 	}

@@ -26,6 +26,7 @@
 #include "tach/options.h"
 #include "tach/relay.h"
 #include "tach/signals.h"
+#include "tach/text.h"
 #include "tach/watch.h"
 
 /* Starts cmd reading a pipe; returns the pipe's end that tach writes. */
@@ -85,7 +86,7 @@ broken_pipe(const char *out)
 {
 	if (!signals_ignored(SIGPIPE))
 		signals_die(SIGPIPE);
-	errc(1, EPIPE, "writing %s", out);
+	errc(1, EPIPE, "writing %s", text_safe(out));
 }
 
 /*
@@ -134,7 +135,7 @@ copy_inputs(struct relay *relay, struct input *in, const struct options *opts,
 			return end;
 		if (end == RELAY_READ_ERROR) {
 			display_aside(display);
-			warnc(relay->error, "reading %s", *in_name);
+			warnc(relay->error, "reading %s", text_safe(*in_name));
 			*failed = true;
 		}
 		before = in->source != -1 ? input_source_done(in) : 0;
@@ -148,6 +149,19 @@ copy_inputs(struct relay *relay, struct input *in, const struct options *opts,
 	}
 }
 
+/* The length to show: several -f sum theirs; line mode counts only -l. */
+static void
+input_sizes(struct input *in, const struct options *opts)
+{
+	if (opts->nfiles > 1 && opts->size < 0)
+		in->size = input_total(opts, &in->size_known);
+	/* a file's length is in bytes; only -l (or -z's position) is lines */
+	if (opts->records != -1 && opts->size < 0 && in->source == -1) {
+		in->size = 0;
+		in->size_known = false;
+	}
+}
+
 /* -E: every range sent as zeros, by offset in its input; false if none. */
 static bool
 report_skipped(struct relay *r, const struct options *opts)
@@ -156,13 +170,125 @@ report_skipped(struct relay *r, const struct options *opts)
 
 	for (size_t i = 0; i < r->nskipped; i++)
 		warnx("%s: unreadable, sent as zeros: bytes %llu-%llu (%llu)",
-		    opts->nfiles > 0 ? opts->files[r->skipped[i].part] :
-		    "stdin", (unsigned long long)r->skipped[i].offset,
+		    text_safe(opts->nfiles > 0 ?
+		    opts->files[r->skipped[i].part] : "stdin"), (unsigned long long)r->skipped[i].offset,
 		    (unsigned long long)(r->skipped[i].offset +
 		    r->skipped[i].length - 1),
 		    (unsigned long long)r->skipped[i].length);
 	relay_free_skipped(r);
 	return any;
+}
+
+/* What the run did, for its outcome and tach's exit. */
+struct run {
+	enum relay_end	 end;
+	pid_t		 cmd;		/* or -1 */
+	int		 out;		/* stdout, or the pipe to cmd */
+	const char	*in_name;
+	const char	*out_name;
+	int		 cmd_status;
+	int		 source_status;	/* -z's decompressor, or 0 */
+	bool		 failed;	/* several -f: one could not be read */
+	bool		 at_size;	/* -S: stopped at the size */
+};
+
+/* The relay from the options: buffer, -L, -S, -E, line mode, -Y, --stats. */
+static void
+relay_setup(struct relay *r, const struct options *opts, int in, int out,
+    struct display *display)
+{
+	relay_init(r, in, out, buffer_size(opts, in, out), !opts->no_splice);
+	r->limit = (double)opts->rate_limit;
+	if (opts->stop_at_size)
+		r->stop_at = (uint64_t)opts->size;
+	r->skip_errors = opts->skip_errors;
+	r->separator = opts->records;
+	if (opts->sync)
+		writeback_init(&r->writeback, out);
+	r->timed = opts->stats;
+	r->service = display_service;
+	r->ctx = display;
+}
+
+/*
+ * The output's end: -Y's last flush (the run ends when the device has it
+ * all), then the close that shows cmd its end of input and may show a
+ * late write error.
+ */
+static void
+end_output(struct run *run, struct relay *r, struct display *display)
+{
+	if (run->end == RELAY_EOF && r->writeback.fd != -1) {
+		display_flushing(display);
+		if (writeback_finish(&r->writeback) == -1) {
+			run->end = RELAY_WRITE_ERROR;
+			r->error = errno;
+		}
+	}
+	if (close(run->out) == -1 && run->end == RELAY_EOF && errno != EINTR) {
+		run->end = errno == EPIPE ? RELAY_BROKEN_PIPE : RELAY_WRITE_ERROR;
+		r->error = errno;
+	}
+}
+
+/* The children's ends: stopped at -S, what feeds tach is stopped too. */
+static void
+end_children(struct run *run, struct input *in)
+{
+	run->source_status = input_close(in, run->end != RELAY_EOF ||
+	    run->at_size);
+	if (run->cmd != -1) {
+		if (run->end == RELAY_STOPPED)
+			kill(run->cmd, signals_fatal());
+		run->cmd_status = command_wait(run->cmd);
+	}
+}
+
+/* Complete: tach will exit 0, all moved or cmd content to stop early. */
+static enum display_outcome
+outcome_of(const struct run *run, const struct relay *r)
+{
+	bool moved = run->end == RELAY_EOF ||
+	    (run->end == RELAY_BROKEN_PIPE && run->cmd != -1);
+
+	if (run->end == RELAY_STOPPED)
+		return DISPLAY_INTERRUPTED;
+	if (moved && run->cmd_status == 0 && run->source_status == 0 &&
+	    r->nskipped == 0 && !run->failed)
+		return DISPLAY_COMPLETE;
+	return DISPLAY_FAILED;
+}
+
+/* tach's exit: the relay's error named, or a child's status, or 0 or 1. */
+static int
+exit_of(const struct run *run, const struct relay *r, bool skipped)
+{
+	switch (run->end) {
+	case RELAY_EOF:
+		break;
+	case RELAY_STOPPED:
+		signals_die(signals_fatal());
+	case RELAY_BROKEN_PIPE:
+		/* cmd that stopped reading early speaks for itself */
+		if (run->cmd != -1)
+			return exit_status(run->cmd_status);
+		broken_pipe(run->out_name);
+	case RELAY_READ_ERROR:
+		errc(1, r->error, "reading %s", text_safe(run->in_name));
+	case RELAY_WRITE_ERROR:
+		errc(1, r->error, "writing %s", text_safe(run->out_name));
+	case RELAY_MOVE_ERROR:
+		errc(1, r->error, "splicing %s to %s", text_safe(run->in_name),
+		    text_safe(run->out_name));
+	}
+	if (signals_fatal() != 0)
+		signals_die(signals_fatal());
+	if (run->cmd_status != 0)
+		return exit_status(run->cmd_status);
+	if (run->source_status != 0)
+		return exit_status(run->source_status);
+	/* -E: rescued, not whole; several -f: one could not be read */
+	return skipped || run->failed ? 1 : 0;
 }
 
 int
@@ -172,104 +298,37 @@ main(int argc, char *argv[])
 	struct input in;
 	struct display display;
 	struct relay relay;
-	enum relay_end end;
-	pid_t cmd = -1;
-	int out = STDOUT_FILENO, cmd_status = 0, source_status;
-	const char *in_name, *out_name;
+	struct run run = { .cmd = -1, .out = STDOUT_FILENO };
 	size_t next = 0;
-	bool skipped, failed = false, at_size;
+	bool skipped;
 
 	standard_fds_open();
 	setlocale(LC_ALL, "");
+	/* numbers (-i 0.5, JSON, --stats) in one form, whatever the locale */
+	setlocale(LC_NUMERIC, "C");
 	options_get(&opts, argc, argv);
 	signals_install();
 	if (opts.watch_pid != 0)
 		return watch_run(&opts);
-	if (!open_next(&in, &opts, &next, &failed)) {
+	if (!open_next(&in, &opts, &next, &run.failed)) {
 		if (signals_fatal() != 0)
 			signals_die(signals_fatal());
 		return 1;
 	}
-	if (opts.nfiles > 1 && opts.size < 0)
-		in.size = input_total(&opts, &in.size_known);
-	/* a file's length is in bytes; only -l (or -z's position) is lines */
-	if (opts.records != -1 && opts.size < 0 && in.source == -1) {
-		in.size = 0;
-		in.size_known = false;
-	}
+	input_sizes(&in, &opts);
 	if (opts.cmd != NULL)
-		out = start_command(&opts, &in, &cmd);
-	out_name = cmd != -1 ? opts.cmd[0] : "stdout";
-	relay_init(&relay, in.fd, out, buffer_size(&opts, in.fd, out),
-	    !opts.no_splice);
-	relay.limit = (double)opts.rate_limit;
-	if (opts.stop_at_size)
-		relay.stop_at = (uint64_t)opts.size;
-	relay.skip_errors = opts.skip_errors;
-	relay.separator = opts.records;
-	if (opts.sync)
-		writeback_init(&relay.writeback, out);
-	relay.timed = opts.stats;
-	relay.service = display_service;
-	relay.ctx = &display;
+		run.out = start_command(&opts, &in, &run.cmd);
+	run.out_name = run.cmd != -1 ? opts.cmd[0] : "stdout";
+	relay_setup(&relay, &opts, in.fd, run.out, &display);
 	display_start(&display, &opts, &in, &relay);
-
-	end = copy_inputs(&relay, &in, &opts, &display, &next, &failed,
-	    &in_name);
-	at_size = relay_reached(&relay);
+	run.end = copy_inputs(&relay, &in, &opts, &display, &next, &run.failed,
+	    &run.in_name);
+	run.at_size = relay_reached(&relay);
 	relay_free(&relay);
-
-	/* -Y: the run ends when the device has it all */
-	if (end == RELAY_EOF && relay.writeback.fd != -1) {
-		display_flushing(&display);
-		if (writeback_finish(&relay.writeback) == -1) {
-			end = RELAY_WRITE_ERROR;
-			relay.error = errno;
-		}
-	}
-	/* cmd sees the end of its input; a late write error shows here */
-	if (close(out) == -1 && end == RELAY_EOF && errno != EINTR) {
-		end = errno == EPIPE ? RELAY_BROKEN_PIPE : RELAY_WRITE_ERROR;
-		relay.error = errno;
-	}
-	/* stopped at -S: what feeds tach is stopped too, not waited for */
-	source_status = input_close(&in, end != RELAY_EOF || at_size);
-	if (cmd != -1) {
-		if (end == RELAY_STOPPED)
-			kill(cmd, signals_fatal());
-		cmd_status = command_wait(cmd);
-	}
-	/* complete: tach will exit 0, all moved or cmd content to stop */
-	display_finish(&display, end == RELAY_STOPPED ? DISPLAY_INTERRUPTED :
-	    (end == RELAY_EOF || (end == RELAY_BROKEN_PIPE && cmd != -1)) &&
-	    cmd_status == 0 && source_status == 0 && relay.nskipped == 0 &&
-	    !failed ? DISPLAY_COMPLETE : DISPLAY_FAILED);
+	end_output(&run, &relay, &display);
+	end_children(&run, &in);
+	display_finish(&display, outcome_of(&run, &relay));
 	skipped = report_skipped(&relay, &opts);
 	options_free(&opts);
-
-	switch (end) {
-	case RELAY_EOF:
-		break;
-	case RELAY_STOPPED:
-		signals_die(signals_fatal());
-	case RELAY_BROKEN_PIPE:
-		/* cmd that stopped reading early speaks for itself */
-		if (cmd != -1)
-			return exit_status(cmd_status);
-		broken_pipe(out_name);
-	case RELAY_READ_ERROR:
-		errc(1, relay.error, "reading %s", in_name);
-	case RELAY_WRITE_ERROR:
-		errc(1, relay.error, "writing %s", out_name);
-	case RELAY_MOVE_ERROR:
-		errc(1, relay.error, "splicing %s to %s", in_name, out_name);
-	}
-	if (signals_fatal() != 0)
-		signals_die(signals_fatal());
-	if (cmd_status != 0)
-		return exit_status(cmd_status);
-	if (source_status != 0)
-		return exit_status(source_status);
-	/* -E: rescued, not whole; several -f: one could not be read */
-	return skipped || failed ? 1 : 0;
+	return exit_of(&run, &relay, skipped);
 }

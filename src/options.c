@@ -219,24 +219,6 @@ not_for_watching(const struct options *opts)
 	return NULL;
 }
 
-/* The options that only switch something on. */
-static bool *
-flag_of(struct options *opts, int ch)
-{
-	const struct { int ch; bool *flag; } flags[] = {
-		{ 'c', &opts->cursor }, { 'e', &opts->stderr_bar },
-		{ 'n', &opts->numeric }, { 'q', &opts->quiet },
-		{ 'S', &opts->stop_at_size }, { 'W', &opts->wait },
-		{ 'E', &opts->skip_errors }, { 'Y', &opts->sync },
-		{ 'z', &opts->decompress }, { OPT_FORCE, &opts->force },
-		{ OPT_NO_SPLICE, &opts->no_splice }, { OPT_STATS, &opts->stats },
-	};
-
-	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
-		if (flags[i].ch == ch)
-			return flags[i].flag;
-	return NULL;
-}
 
 /*
  * -f: tach reads each file in turn; progress(1) reads only the last.  The
@@ -253,14 +235,6 @@ add_file(struct options *opts, int argc, const char *file)
 	opts->files[opts->nfiles++] = file;
 }
 
-/* The options whose argument is kept as it is. */
-static const char **
-text_of(struct options *opts, int ch)
-{
-	if (ch == 'N')
-		return &opts->name;
-	return ch == 'p' ? &opts->prefix : NULL;
-}
 
 /*
  * What tach calls a pv option that getopt refused: one tach lacks, or pv's
@@ -282,108 +256,108 @@ pv_equivalent(int ch)
 	return NULL;
 }
 
-enum options_result
-options_parse(struct options *opts, int argc, char *argv[], char *msg,
+/* A switch without an argument: sets it and returns true; else false. */
+static bool
+flag_option(struct options *opts, int ch)
+{
+	switch (ch) {
+	case 'c': opts->cursor = true; break;
+	case 'E': opts->skip_errors = true; break;
+	case 'e': opts->stderr_bar = true; break;
+	case 'n': opts->numeric = true; break;
+	case 'q': opts->quiet = true; break;
+	case 'S': opts->stop_at_size = true; break;
+	case 'W': opts->wait = true; break;
+	case 'Y': opts->sync = true; break;
+	case 'z': opts->decompress = true; break;
+	case '0': opts->records = '\0'; break;
+	case OPT_LINE_MODE:
+		if (opts->records == -1)
+			opts->records = '\n';
+		break;
+	case OPT_FORCE: opts->force = true; break;
+	case OPT_NO_SPLICE: opts->no_splice = true; break;
+	case OPT_STATS: opts->stats = true; break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* -l's message, when pv's -l (line mode) was meant: -l -q, or -lq. */
+static void
+hint_line_mode(const struct options *opts, const char *arg, char *msg,
     size_t msglen)
 {
-	const char *base, **text, *refused, *hint;
+	size_t used = strlen(msg);
+
+	if (!opts->as_progress &&
+	    !isdigit((unsigned char)arg[strspn(arg, " \t+-")]))
+		snprintf(msg + used, msglen - used,
+		    "; pv's -l is --line-mode here");
+}
+
+/*
+ * An option with an argument: takes it and returns true, or false with
+ * msg saying why the value is bad.
+ */
+static bool
+value_option(struct options *opts, int argc, int ch, const char *arg,
+    char *msg, size_t msglen)
+{
 	long long n;
-	size_t used;
-	bool ok = true, *flag;
-	int ch;
+	bool ok = true;
 
-	memset(opts, 0, sizeof(*opts));
-	msg[0] = '\0';
-	opts->size = -1;
-	opts->records = -1;
-	opts->interval = 0.2;
-	opts->watch_fd = -1;
-	base = strrchr(argv[0], '/');
-	base = base != NULL ? base + 1 : argv[0];
-	opts->as_progress = strcmp(base, "progress") == 0;
-	setprogname(base);
-	argv[0] = (char *)base;		/* getopt's messages name it */
-
-	while (ok && (ch = getopt_long(argc, argv,
-	    opts->as_progress ? "+0b:cD:EeF:f:i:L:l:N:np:qSWw:Yz" :
-	    "+0b:cD:d:EeF:f:i:L:l:N:np:qSWw:Yz",
-	    long_options, NULL)) != -1) {
-		if ((flag = flag_of(opts, ch)) != NULL) {
-			*flag = true;
-			continue;
-		}
-		if ((text = text_of(opts, ch)) != NULL) {
-			*text = optarg;
-			continue;
-		}
-		switch (ch) {
-		case 'f':
-			add_file(opts, argc, optarg);
-			break;
-		case '0':
-			opts->records = '\0';
-			break;
-		case OPT_LINE_MODE:
-			if (opts->records == -1)
-				opts->records = '\n';
-			break;
-		case 'b':
-			ok = size_arg("buffer size", optarg, 1, LLONG_MAX,
-			    &opts->bufsize, msg, msglen);
-			break;
-		case 'D':
-			ok = seconds_arg("delay", optarg, 0, &opts->delay,
-			    msg, msglen);
-			break;
-		case 'd':
-			ok = watch_arg(optarg, &opts->watch_pid,
-			    &opts->watch_fd, msg, msglen);
-			break;
-		case 'i':
-			ok = seconds_arg("interval", optarg, 0.01,
-			    &opts->interval, msg, msglen);
-			break;
-		case 'L':
-			ok = size_arg("rate limit", optarg, 1, LLONG_MAX,
-			    &opts->rate_limit, msg, msglen);
-			break;
-		case 'l':
-			ok = size_arg("input size", optarg, 0, LLONG_MAX,
-			    &opts->size, msg, msglen);
-			/* pv -l then another option, or pv -lq */
-			if (!ok && !opts->as_progress && !isdigit((unsigned char)
-			    optarg[strspn(optarg, " \t+-")])) {
-				used = strlen(msg);
-				snprintf(msg + used, msglen - used,
-				    "; pv's -l is --line-mode here");
-			}
-			break;
-		case 'w':
-			ok = size_arg("width", optarg, 1, RENDER_WIDTH_MAX, &n,
-			    msg, msglen);
-			opts->width = (int)n;
-			break;
-		case 'F':
-			/* "json" is a name; anything else lays out the line */
-			opts->json = strcmp(optarg, "json") == 0;
-			opts->format = opts->json ? NULL : optarg;
-			ok = opts->json || render_format_check(optarg, msg,
-			    msglen);
-			break;
-		case OPT_HELP:
-			return OPTIONS_HELP;
-		case OPT_VERSION:
-			return OPTIONS_VERSION;
-		default:
-			if (!opts->as_progress && ch == '?' &&
-			    (hint = pv_equivalent(optopt)) != NULL)
-				snprintf(msg, msglen, "pv's -%c is %s here",
-				    optopt, hint);
-			return OPTIONS_USAGE;
-		}
+	switch (ch) {
+	case 'b':
+		return size_arg("buffer size", arg, 1, LLONG_MAX,
+		    &opts->bufsize, msg, msglen);
+	case 'D':
+		return seconds_arg("delay", arg, 0, &opts->delay, msg, msglen);
+	case 'd':
+		return watch_arg(arg, &opts->watch_pid, &opts->watch_fd, msg,
+		    msglen);
+	case 'F':
+		/* "json" is a name; anything else lays out the line */
+		opts->json = strcmp(arg, "json") == 0;
+		opts->format = opts->json ? NULL : arg;
+		return opts->json || render_format_check(arg, msg, msglen);
+	case 'f':
+		add_file(opts, argc, arg);
+		return true;
+	case 'i':
+		return seconds_arg("interval", arg, 0.01, &opts->interval, msg,
+		    msglen);
+	case 'L':
+		return size_arg("rate limit", arg, 1, LLONG_MAX,
+		    &opts->rate_limit, msg, msglen);
+	case 'l':
+		if (!(ok = size_arg("input size", arg, 0, LLONG_MAX,
+		    &opts->size, msg, msglen)))
+			hint_line_mode(opts, arg, msg, msglen);
+		return ok;
+	case 'N':
+		opts->name = arg;
+		return true;
+	case 'p':
+		opts->prefix = arg;
+		return true;
+	case 'w':
+		ok = size_arg("width", arg, 1, RENDER_WIDTH_MAX, &n, msg,
+		    msglen);
+		opts->width = (int)n;
+		return ok;
 	}
-	if (!ok)
-		return OPTIONS_BAD;
+	return true;
+}
+
+/* The options as a whole: what no single option can check. */
+static enum options_result
+options_check(struct options *opts, int argc, char *argv[], char *msg,
+    size_t msglen)
+{
+	const char *refused;
+
 	if (opts->stop_at_size && opts->size <= 0) {
 		snprintf(msg, msglen, "-S needs the length to stop at: -l");
 		return OPTIONS_BAD;
@@ -393,8 +367,6 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 		    "stderr: choose one");
 		return OPTIONS_BAD;
 	}
-	argc -= optind;
-	argv += optind;
 	if (argc > 0)
 		opts->cmd = argv;
 	else if (opts->as_progress)
@@ -405,6 +377,55 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 		return OPTIONS_BAD;
 	}
 	return OPTIONS_RUN;
+}
+
+/* The defaults, and the name tach was called by. */
+static void
+options_init(struct options *opts, char *argv[])
+{
+	const char *base = strrchr(argv[0], '/');
+
+	memset(opts, 0, sizeof(*opts));
+	opts->size = -1;
+	opts->records = -1;
+	opts->interval = 0.2;
+	opts->watch_fd = -1;
+	base = base != NULL ? base + 1 : argv[0];
+	opts->as_progress = strcmp(base, "progress") == 0;
+	setprogname(base);
+	argv[0] = (char *)base;		/* getopt's messages name it */
+}
+
+enum options_result
+options_parse(struct options *opts, int argc, char *argv[], char *msg,
+    size_t msglen)
+{
+	const char *hint;
+	int ch;
+
+	options_init(opts, argv);
+	msg[0] = '\0';
+	while ((ch = getopt_long(argc, argv,
+	    opts->as_progress ? "+0b:cD:EeF:f:i:L:l:N:np:qSWw:Yz" :
+	    "+0b:cD:d:EeF:f:i:L:l:N:np:qSWw:Yz",
+	    long_options, NULL)) != -1) {
+		if (flag_option(opts, ch))
+			continue;
+		if (ch == OPT_HELP)
+			return OPTIONS_HELP;
+		if (ch == OPT_VERSION)
+			return OPTIONS_VERSION;
+		if (ch == '?' || ch == ':') {
+			if (!opts->as_progress && ch == '?' &&
+			    (hint = pv_equivalent(optopt)) != NULL)
+				snprintf(msg, msglen, "pv's -%c is %s here",
+				    optopt, hint);
+			return OPTIONS_USAGE;
+		}
+		if (!value_option(opts, argc, ch, optarg, msg, msglen))
+			return OPTIONS_BAD;
+	}
+	return options_check(opts, argc - optind, argv + optind, msg, msglen);
 }
 
 void

@@ -219,32 +219,15 @@ fields_of(const struct render_state *s, struct field *f)
 	return n;
 }
 
-size_t
-render_line(const struct render_state *s, int width,
-    const struct render_caps *caps, char *buf, size_t buflen)
+/*
+ * Drops the least important fields until the rest fit in avail columns
+ * beside the prefix; returns the columns used.
+ */
+static int
+fit(const struct field *f, int n, int prefix_cols, int avail, bool *keep)
 {
-	struct field f[10];
-	struct out o = { buf, buf + buflen - 1 };
-	char prefix[PREFIX_MAX];
-	size_t prefix_len = 0;
-	int avail = width > 1 ? width - 1 : 0, n, used, i, lowest, extra;
-	int prefix_cols = 0;
-	bool keep[10], first = true;
+	int used, i, lowest;
 
-	n = fields_of(s, f);
-	if (s->prefix != NULL && *s->prefix != '\0') {
-		/* The prefix may not crowd out the most important field. */
-		int room = avail - (f[0].cols + 1);
-
-		if (room > 0)
-			prefix_cols = text_escape(s->prefix, caps->utf8, room,
-			    prefix, sizeof(prefix), &prefix_len);
-		/* "copy: " needs no second space before the next field */
-		if (prefix_len > 0 && prefix[prefix_len - 1] == ' ') {
-			prefix_len--;
-			prefix_cols--;
-		}
-	}
 	for (i = 0; i < n; i++)
 		keep[i] = true;
 	for (;;) {
@@ -253,17 +236,52 @@ render_line(const struct render_state *s, int width,
 			if (keep[i])
 				used += f[i].cols + (used > 0 ? 1 : 0);
 		if (used <= avail)
-			break;
+			return used;
 		for (lowest = -1, i = 0; i < n; i++)
 			if (keep[i] && (lowest == -1 ||
 			    f[i].priority < f[lowest].priority))
 				lowest = i;
 		if (lowest == -1)
-			break;
+			return used;
 		keep[lowest] = false;
 	}
-	extra = avail - used;
+}
 
+/* The prefix, escaped, in at most room columns; returns its columns. */
+static int
+prefix_of(const struct render_state *s, const struct render_caps *caps,
+    int room, char *buf, size_t buflen, size_t *len)
+{
+	int cols = 0;
+
+	*len = 0;
+	if (s->prefix == NULL || *s->prefix == '\0' || room <= 0)
+		return 0;
+	cols = text_escape(s->prefix, caps->utf8, room, buf, buflen, len);
+	/* "copy: " needs no second space before the next field */
+	if (*len > 0 && buf[*len - 1] == ' ') {
+		(*len)--;
+		cols--;
+	}
+	return cols;
+}
+
+size_t
+render_line(const struct render_state *s, int width,
+    const struct render_caps *caps, char *buf, size_t buflen)
+{
+	struct field f[10];
+	struct out o = { buf, buf + buflen - 1 };
+	char prefix[PREFIX_MAX];
+	size_t prefix_len;
+	int avail = width > 1 ? width - 1 : 0, n, i, extra, prefix_cols;
+	bool keep[10], first = true;
+
+	n = fields_of(s, f);
+	/* the prefix may not crowd out the most important field */
+	prefix_cols = prefix_of(s, caps, avail - (f[0].cols + 1), prefix,
+	    sizeof(prefix), &prefix_len);
+	extra = avail - fit(f, n, prefix_cols, avail, keep);
 	if (prefix_cols > 0) {
 		put(&o, prefix, prefix_len);
 		first = false;
@@ -274,18 +292,14 @@ render_line(const struct render_state *s, int width,
 		if (!first)
 			put(&o, " ", 1);
 		first = false;
-		switch (f[i].kind) {
-		case TEXT:
+		if (f[i].kind == TEXT)
 			put(&o, f[i].text, strlen(f[i].text));
-			break;
-		case BAR:
-			draw_bar(&o, s, f[i].cols + extra, caps);
+		else {
+			if (f[i].kind == BAR)
+				draw_bar(&o, s, f[i].cols + extra, caps);
+			else
+				draw_activity(&o, s, f[i].cols + extra);
 			extra = 0;
-			break;
-		case ACTIVITY:
-			draw_activity(&o, s, f[i].cols + extra);
-			extra = 0;
-			break;
 		}
 	}
 	put_repeat(&o, " ", extra > 0 ? extra : 0);
@@ -433,60 +447,71 @@ format_bar(struct out *o, const struct render_state *s, int cols,
 	draw_bar(o, s, cols - (int)strlen(pct), caps);
 }
 
+/*
+ * One piece of a format at p: literal text up to the next token, or a
+ * token; *next is where the one after begins.  A text piece is escaped
+ * into text, in at most room columns, *cols its width; a bar is left to
+ * the caller (returns T_BAR).
+ */
+static enum token
+format_piece(const struct render_state *s, const char *p, const char **next,
+    const struct render_caps *caps, int room, char *text, size_t textlen,
+    size_t *len, int *cols)
+{
+	char raw[PREFIX_MAX];
+	enum token t = T_TEXT;
+
+	if (*p == '%') {
+		*next = p + 1;
+		t = token_at(next);
+	}
+	if (t == T_TEXT) {
+		if ((*next = strchr(p + 1, '%')) == NULL)
+			*next = p + strlen(p);
+		*len = (size_t)(*next - p) < sizeof(raw) ?
+		    (size_t)(*next - p) : sizeof(raw) - 1;
+		memcpy(raw, p, *len);
+		raw[*len] = '\0';
+		*cols = text_escape(raw, caps->utf8, room, text, textlen, len);
+	} else if (t == T_NAME)
+		*cols = text_escape(s->name != NULL ? s->name : "", caps->utf8,
+		    room, text, textlen, len);
+	else if (t != T_BAR) {
+		token_text(s, t, text, textlen);
+		*len = strlen(text);
+		if ((int)*len > room)
+			*len = (size_t)room;
+		*cols = (int)*len;
+	}
+	return t;
+}
+
 size_t
 render_format(const struct render_state *s, const char *format, int width,
     const struct render_caps *caps, char *buf, size_t buflen)
 {
 	struct out o = { buf, buf + buflen - 1 };
-	char raw[PREFIX_MAX], text[PREFIX_MAX];
+	char text[PREFIX_MAX];
 	const char *p, *next;
 	size_t len;
 	int avail = width > 1 ? width - 1 : 0, fixed = 0, bars = 0, used = 0;
 	int share = 0, pass, cols;
-	enum token t;
 
 	/* two passes: measure what is fixed, then lay it out */
 	for (pass = 0; pass < 2; pass++) {
 		if (pass == 1 && bars > 0)
 			share = (avail - fixed) / bars;
 		for (p = format; *p != '\0'; p = next) {
-			t = T_TEXT;
-			if (*p == '%') {
-				next = p + 1;
-				t = token_at(&next);
-			}
-			if (t == T_TEXT) {
-				/* literal text up to the next token */
-				next = strchr(p + 1, '%');
-				if (next == NULL)
-					next = p + strlen(p);
-				len = (size_t)(next - p) < sizeof(raw) ?
-				    (size_t)(next - p) : sizeof(raw) - 1;
-				memcpy(raw, p, len);
-				raw[len] = '\0';
-				cols = text_escape(raw, caps->utf8, pass == 0 ?
-				    INT_MAX : avail - used, text, sizeof(text),
-				    &len);
-			} else if (t == T_NAME) {
-				cols = text_escape(s->name != NULL ? s->name : "",
-				    caps->utf8, pass == 0 ? INT_MAX :
-				    avail - used, text, sizeof(text), &len);
-			} else if (t == T_BAR) {
+			if (format_piece(s, p, &next, caps, pass == 0 ?
+			    INT_MAX : avail - used, text, sizeof(text), &len,
+			    &cols) == T_BAR) {
 				bars += pass == 0;
 				if (pass == 1 && share >= BAR_MIN &&
 				    used + share <= avail) {
 					format_bar(&o, s, share, caps);
 					used += share;
 				}
-				continue;
-			} else {
-				token_text(s, t, text, sizeof(text));
-				len = strlen(text);
-				if (pass == 1 && (int)len > avail - used)
-					len = (size_t)(avail - used);
-				cols = (int)len;
-			}
-			if (pass == 0)
+			} else if (pass == 0)
 				fixed += cols;
 			else {
 				put(&o, text, len);

@@ -63,7 +63,8 @@ on_signal(int sig)
 
 /*
  * Without SA_RESTART: a blocked read, write or splice returns EINTR, so the
- * loop can redraw during a stall.
+ * loop can redraw during a stall.  Every other signal waits while the
+ * handler runs, so none is lost in its read-modify-write of the bits.
  */
 static void
 catch(int sig, int flags)
@@ -73,7 +74,7 @@ catch(int sig, int flags)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sa.sa_flags = flags;
-	sigemptyset(&sa.sa_mask);
+	sigfillset(&sa.sa_mask);
 	if (sigaction(sig, &sa, NULL) == -1)
 		err(1, "sigaction");
 }
