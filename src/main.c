@@ -316,9 +316,11 @@ main(int argc, char *argv[])
 		return 1;
 	}
 	input_sizes(&in, &opts);
-	if (opts.cmd != NULL)
+	run.out_name = "stdout";
+	if (opts.cmd != NULL) {
 		run.out = start_command(&opts, &in, &run.cmd);
-	run.out_name = run.cmd != -1 ? opts.cmd[0] : "stdout";
+		run.out_name = opts.cmd[0];
+	}
 	relay_setup(&relay, &opts, in.fd, run.out, &display);
 	display_start(&display, &opts, &in, &relay);
 	run.end = copy_inputs(&relay, &in, &opts, &display, &next, &run.failed,
