@@ -5,9 +5,11 @@
  * Data flow: options -> input (a file, stdin, or a decompressor's output)
  * -> relay (the transfer engine) -> stdout or cmd's stdin, input after
  * input, through one relay and one display.  -d moves nothing: watch
- * samples another process's files instead.  The relay
- * calls display_service() whenever a signal arrived; the display feeds
- * the meter and redraws through the renderer and the terminal layer.
+ * samples another process's files instead.  The relay calls
+ * display_service() whenever a signal arrived; the display feeds the
+ * meter and hands each state to the reporter, which draws through the
+ * renderer and the terminal layer and writes -n, JSON and --stats.
+ * doc/ARCHITECTURE.md has the whole picture.
  */
 #include <sys/wait.h>
 
