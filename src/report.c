@@ -13,10 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tach/clock.h"
 #include "tach/cursor.h"
 #include "tach/report.h"
 #include "tach/signals.h"
-#include "tach/clock.h"
 #include "tach/text.h"
 
 void
