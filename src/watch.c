@@ -191,9 +191,10 @@ grow(struct watch *ws)
 	struct render_state *l;
 
 	ws->room = ws->room ? ws->room * 2 : 8;
-	if ((w = realloc(ws->files, ws->room * sizeof(*w))) == NULL ||
-	    (ws->files = w, (l = realloc(ws->lines, ws->room *
-	    sizeof(*l))) == NULL))
+	if ((w = realloc(ws->files, ws->room * sizeof(*w))) == NULL)
+		err(1, "file list");
+	ws->files = w;
+	if ((l = realloc(ws->lines, ws->room * sizeof(*l))) == NULL)
 		err(1, "file list");
 	ws->lines = l;
 }
