@@ -1,184 +1,242 @@
 /*
- * Row claiming for -c.  The instances of a pipeline start together; a
- * lock on /dev/tty serialises them, and each asks the terminal for the
- * cursor's row (DSR, ESC [ 6 n), takes it, and prints a newline so the
- * next one gets the row below.  Every lock goes with its descriptor, so
- * nothing is left behind.
+ * Pinned lines for -c.  The instances' lines sit on the bottom rows, one
+ * row each, ranked by slot; the terminal's scrolling region (csr) covers
+ * the rows above, so whatever anyone else writes scrolls there, and into
+ * the scrollback, without touching them.  No cursor position is ever
+ * asked for: nothing is read from the terminal.
+ *
+ * Every layout and every frame is one write(2) under a lock on /dev/tty,
+ * and the rows are counted from the slot locks each time, so an instance
+ * that comes, goes or dies (its locks go with it) is seen at the next
+ * frame.  Only one descriptor on /dev/tty is ever opened: closing any
+ * other would drop this process's locks.
  */
 #include <sys/types.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <string.h>
-#include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
-#include <curses.h>
-#include <term.h>
-
 #include "tach/cursor.h"
-#include "tach/dsr.h"
+#include "tach/pinrows.h"
 
-/*
- * Locks on /dev/tty, which every process can open.  Byte 0 serialises the
- * claims; above ROW_LOCKS, one byte per row of each terminal (told apart
- * by its device number) is held by the instance drawing on that row.
- */
-#define CLAIM_LOCK	0
-#define ROW_LOCKS	((off_t)1 << 20)
-#define TERMINALS	4096	/* below 2^31 in all, for a 32-bit off_t */
-
-static off_t
-row_byte(dev_t term, int row)
-{
-	return ROW_LOCKS + (off_t)(term % TERMINALS) * (DSR_MAX + 1) + row;
-}
+/* Each terminal (by device number) has a range of lock bytes. */
+#define TERMINALS	4096
+#define CLAIM_BYTE	0		/* held while laying out or drawing */
+#define PLAIN_BYTE	1		/* the one plain line's owner */
+#define SLOT_BYTE	2		/* and CURSOR_SLOTS more, one each */
+#define RANGE		(SLOT_BYTE + CURSOR_SLOTS)
 
 static bool
-lock(int tty, short type, int cmd, off_t at)
+lock(const struct pin *p, short type, int cmd, int byte)
 {
 	struct flock fl = { .l_type = type, .l_whence = SEEK_SET,
-	    .l_start = at, .l_len = 1 };
+	    .l_start = (off_t)p->term * RANGE + byte, .l_len = 1 };
 	int r;
 
-	while ((r = fcntl(tty, cmd, &fl)) == -1 && errno == EINTR)
+	while ((r = fcntl(p->tty, cmd, &fl)) == -1 && errno == EINTR)
 		;
 	return r == 0;
 }
 
-/* The topmost row another live instance holds on term, or 0. */
+/*
+ * The claim lock, held for a few calls at a time.  A frame waits for
+ * nobody: the data must not wait on the terminal.  Claiming and leaving
+ * wait a second at most, for an instance stopped while holding it.
+ */
+static bool
+take(const struct pin *p, int tries)
+{
+	const struct timespec pause = { 0, 10 * 1000 * 1000 };
+
+	while (!lock(p, F_WRLCK, F_SETLK, CLAIM_BYTE)) {
+		if (--tries <= 0)
+			return false;
+		nanosleep(&pause, NULL);
+	}
+	return true;
+}
+
+/* Whether another process holds byte. */
+static bool
+held(const struct pin *p, int byte)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET,
+	    .l_start = (off_t)p->term * RANGE + byte, .l_len = 1 };
+
+	return fcntl(p->tty, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK;
+}
+
+/* The live instances (this one if it holds its slot) and its rank. */
 static int
-topmost_held(int tty, dev_t term, int rows)
+census(const struct pin *p, bool mine, int *rank)
 {
-	struct flock fl;
+	int live = 0;
 
-	for (int row = 1; row <= rows; row++) {
-		fl = (struct flock){ .l_type = F_WRLCK, .l_whence = SEEK_SET,
-		    .l_start = row_byte(term, row), .l_len = 1 };
-		if (fcntl(tty, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK)
-			return row;
+	*rank = 0;
+	for (int s = 0; s < CURSOR_SLOTS; s++) {
+		if ((s == p->slot && mine) ||
+		    (s != p->slot && held(p, SLOT_BYTE + s))) {
+			live++;
+			*rank += s < p->slot;
+		}
 	}
-	return 0;
+	return live;
 }
 
-/* Asks the terminal where the cursor is; the answer is ESC [ row ; col R. */
-static bool
-query(int tty, int *row, int *col)
-{
-	char buf[32];	/* ESC [ 65535 ; 65535 R fits */
-	size_t got = 0;
-	ssize_t n;
+/* A frame built in memory, to be written at once. */
+struct frame {
+	char	buf[2 * TERM_FRAME_MAX];
+	size_t	len;
+};
 
-	if (write(tty, "\033[6n", 4) != 4)
-		return false;
-	while (got < sizeof(buf)) {
-		n = read(tty, buf + got, 1);
-		if (n == -1 && errno == EINTR)
-			continue;	/* SIGUSR1 and the like */
-		if (n <= 0)
-			return false;	/* no answer within VTIME */
-		if (buf[got++] == 'R')
-			break;
-	}
-	return dsr_parse(buf, got, row, col);
+static void
+put(struct frame *f, const char *s, size_t len)
+{
+	if (s == NULL || len > sizeof(f->buf) - f->len)
+		return;		/* cannot happen with TERM_CAP_MAX caps */
+	memcpy(f->buf + f->len, s, len);
+	f->len += len;
 }
 
-/*
- * Frees row by scrolling rows 1 to row up by one (a scrolling region),
- * leaving every row below, where other instances draw, where it is.  The
- * cursor goes back to at_row, at_col.  The ANSI sequences: a terminal
- * that answers the cursor query knows them.
- */
-static bool
-scroll_above(int tty, int row, int at_row, int at_col)
+static void
+puts_(struct frame *f, const char *s)
 {
-	char seq[96];
-	int n;
+	if (s != NULL)
+		put(f, s, strlen(s));
+}
 
-	if (row == 1)
-		return true;	/* the top row: nothing above it to keep */
-	n = snprintf(seq, sizeof(seq), "\033[1;%dr\033[%d;1H\n\033[r"
-	    "\033[%d;%dH", row, row, at_row, at_col);
-	return n > 0 && (size_t)n < sizeof(seq) &&
-	    write(tty, seq, (size_t)n) == n;
+/* The scrolling region from row top to row bottom (from 1). */
+static void
+region(struct frame *f, const struct terminal *t, int top, int bottom)
+{
+	/* setting it moves the cursor home: keep it where it is */
+	puts_(f, t->sc);
+	puts_(f, term_param(t->csr, top - 1, bottom - 1));
+	puts_(f, t->rc);
 }
 
 /*
- * Under the claim lock: the cursor's row is this instance's, and a
- * newline moves the cursor below it for the next one.  On the bottom row
- * a newline would scroll the rows that other live instances hold, so the
- * row above the topmost of them is freed instead, by scrolling only what
- * is above it.
+ * IND: down a row, scrolling at the bottom, in the same column (a newline
+ * would go through the tty's ONLCR and back to the first).  Every terminal
+ * with a scrolling region has it.
  */
-static bool
-claim_row(int tty, dev_t term, int *row)
-{
-	struct winsize ws;
-	int at, col, top;
+#define INDEX	"\033D"
 
-	if (ioctl(tty, TIOCGWINSZ, &ws) == -1 || ws.ws_row == 0 ||
-	    !query(tty, &at, &col))
-		return false;
-	if (at < ws.ws_row) {
-		*row = at;
-		return write(tty, "\n", 1) == 1;
-	}
-	if ((top = topmost_held(tty, term, ws.ws_row)) == 0) {
-		*row = at - 1;		/* the newline scrolls it up */
-		return at > 1 && write(tty, "\n", 1) == 1;
-	}
-	*row = top - 1;
-	return top > 1 && scroll_above(tty, top - 1, at, col);
+/*
+ * Keeps the bottom pinned rows for the lines.  Moves down and back up
+ * push the text above the cursor up where it would be under them; what
+ * is right of and below the cursor (old lines, pieces a resize reflowed)
+ * goes.
+ */
+static void
+lay_out(struct frame *f, struct pin *p, const struct terminal *t, int height,
+    int pinned)
+{
+	region(f, t, 1, height);
+	for (int i = 0; i < pinned; i++)
+		puts_(f, INDEX);
+	for (int i = 0; i < pinned; i++)
+		puts_(f, t->cuu1);
+	puts_(f, t->ed);
+	if (pinned > 0)
+		region(f, t, 1, height - pinned);
+	p->pinned = pinned;
+	p->height = height;
 }
 
-bool
-cursor_claim(int fd, int *row)
+static bool
+pinnable(const struct terminal *t)
 {
-	struct termios saved, raw;
+	return t->cup[0] != '\0' && t->csr[0] != '\0' && t->sc[0] != '\0' &&
+	    t->rc[0] != '\0' && t->cuu1[0] != '\0' && t->ed[0] != '\0' &&
+	    term_param(t->cup, 0, 0) != NULL &&
+	    term_param(t->csr, 0, 1) != NULL && term_height(t) >= 2;
+}
+
+enum cursor_claim
+cursor_claim(struct pin *p, const struct terminal *t)
+{
 	struct stat sb;
-	int tty;
-	bool ok = false;
+	bool can = pinnable(t);
+	int before = p->slot;
 
-	if (fstat(fd, &sb) == -1 ||
-	    (tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)) == -1)
-		return false;
-	(void)lock(tty, F_WRLCK, F_SETLKW, CLAIM_LOCK);
-	if (tcgetattr(tty, &saved) == 0) {
-		raw = saved;
-		raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
-		raw.c_cc[VMIN] = 0;
-		raw.c_cc[VTIME] = 10;	/* a second for the answer */
-		ok = tcsetattr(tty, TCSANOW, &raw) == 0 &&
-		    claim_row(tty, sb.st_rdev, row) &&
-		    lock(tty, F_RDLCK, F_SETLK, row_byte(sb.st_rdev, *row));
-		tcsetattr(tty, TCSANOW, &saved);
+	memset(p, 0, sizeof(*p));
+	p->slot = -1;
+	if (fstat(t->fd, &sb) == -1 ||
+	    (p->tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)) == -1) {
+		p->tty = -1;
+		return CURSOR_PLAIN;
 	}
-	(void)lock(tty, F_UNLCK, F_SETLK, CLAIM_LOCK);
-	/* the row's lock lasts while the descriptor is open: to the end */
-	if (!ok)
-		close(tty);
-	return ok;
+	p->term = (int)(sb.st_rdev % TERMINALS);
+	(void)take(p, 100);
+	/* the slot it had before ^Z first, so the lines keep their order */
+	if (can && before >= 0 && before < CURSOR_SLOTS &&
+	    lock(p, F_WRLCK, F_SETLK, SLOT_BYTE + before))
+		p->slot = before;
+	if (can)
+		for (int s = 0; s < CURSOR_SLOTS && p->slot == -1; s++)
+			if (lock(p, F_WRLCK, F_SETLK, SLOT_BYTE + s))
+				p->slot = s;
+	if (p->slot == -1 && lock(p, F_WRLCK, F_SETLK, PLAIN_BYTE)) {
+		(void)lock(p, F_UNLCK, F_SETLK, CLAIM_BYTE);
+		return CURSOR_PLAIN;	/* its descriptor holds the line */
+	}
+	(void)lock(p, F_UNLCK, F_SETLK, CLAIM_BYTE);
+	if (p->slot != -1)
+		return CURSOR_PINNED;
+	close(p->tty);
+	p->tty = -1;
+	return CURSOR_NONE;
 }
 
 void
-cursor_draw(const struct terminal *t, int row, const char *line, size_t len)
+cursor_draw(struct pin *p, const struct terminal *t, const char *line,
+    size_t len)
 {
-	char frame[TERM_FRAME_MAX];
-	const char *move = NULL;
-	int n;
+	struct frame f = { .len = 0 };
+	int height = term_height(t), live, rank, row;
 
-	if (t->cup[0] != '\0' && t->sc[0] != '\0' && t->rc[0] != '\0')
-		move = term_param(t->cup, row - 1, 0);
-	if (move != NULL)
-		n = snprintf(frame, sizeof(frame), "%s%s%.*s%s%s", t->sc, move,
-		    (int)len, line, t->el, t->rc);
-	else	/* no terminfo: the ANSI sequences every -c terminal knows */
-		n = snprintf(frame, sizeof(frame),
-		    "\0337\033[%d;1H%.*s\033[K\0338", row, (int)len, line);
-	if (n > 0)
-		term_write(t, frame, (size_t)n < sizeof(frame) ? (size_t)n :
-		    sizeof(frame) - 1);
+	if (!take(p, 1))
+		return;		/* the next frame draws it */
+	live = census(p, true, &rank);
+	if (pinrows_kept(height, live) != p->pinned || height != p->height)
+		lay_out(&f, p, t, height, pinrows_kept(height, live));
+	if ((row = pinrows_row(height, live, rank)) > 0) {
+		puts_(&f, t->sc);
+		puts_(&f, term_param(t->cup, row - 1, 0));
+		put(&f, line, len);
+		puts_(&f, t->el);
+		puts_(&f, t->rc);
+	}
+	term_write(t, f.buf, f.len);
+	(void)lock(p, F_UNLCK, F_SETLK, CLAIM_BYTE);
+}
+
+void
+cursor_release(struct pin *p, const struct terminal *t, const char *line,
+    size_t len)
+{
+	struct frame f = { .len = 0 };
+	int rank, live;
+
+	if (p->tty == -1)
+		return;
+	if (p->slot != -1) {
+		(void)take(p, 100);
+		(void)lock(p, F_UNLCK, F_SETLK, SLOT_BYTE + p->slot);
+		live = census(p, false, &rank);
+		if (len > 0) {
+			put(&f, line, len);
+			put(&f, "\n", 1);
+		}
+		lay_out(&f, p, t, term_height(t),
+		    pinrows_kept(term_height(t), live));
+		term_write(t, f.buf, f.len);
+	}
+	close(p->tty);		/* and every lock with it */
+	p->tty = -1;
 }

@@ -121,9 +121,9 @@ emit(struct display *d, bool final, enum display_outcome outcome)
 }
 
 void
-display_aside(struct display *d)
+display_break(struct display *d)
 {
-	report_aside(&d->out);
+	report_newline(&d->out);
 }
 
 /* SIGUSR1 (SIGINFO): the counters, once, on stderr, as dd does. */
@@ -144,7 +144,7 @@ report_now(struct display *d)
 		snprintf(elapsed, sizeof(elapsed), "%.3f s", t);
 	else
 		render_duration(t, elapsed, sizeof(elapsed));
-	report_message(&d->out, "%s%llu bytes (%s) in %s, %s/s", lines,
+	report_message("%s%llu bytes (%s) in %s, %s/s", lines,
 	    (unsigned long long)bytes, amount, elapsed, rate);
 }
 
@@ -162,7 +162,9 @@ void
 display_start(struct display *d, const struct options *opts,
     const struct input *in, struct relay *r)
 {
-	int fd = opts->cmd != NULL && !opts->stderr_bar ? STDOUT_FILENO :
+	/* --force never draws into cmd's output, which is data */
+	int fd = opts->cmd != NULL && !opts->stderr_bar &&
+	    (!opts->force || isatty(STDOUT_FILENO)) ? STDOUT_FILENO :
 	    STDERR_FILENO;
 	bool machine = opts->numeric || opts->json;
 
@@ -194,7 +196,7 @@ display_start(struct display *d, const struct options *opts,
 		return;
 	signals_install_display();
 	if (opts->cursor)
-		(void)report_claim_row(&d->out);
+		report_pin(&d->out);
 	signals_timer(d->interval);
 	(void)emit(d, false, DISPLAY_COMPLETE);
 }

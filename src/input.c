@@ -27,6 +27,7 @@
 #include "tach/input.h"
 #include "tach/magic.h"
 #include "tach/relay.h"
+#include "tach/report.h"
 #include "tach/signals.h"
 #include "tach/text.h"
 
@@ -114,6 +115,8 @@ start_feeder(int from, const unsigned char *head, size_t len, int feed[2],
 	    zerocopy);
 	if ((end = relay_write(&r, head, len)) == RELAY_EOF)
 		end = relay_run(&r);
+	if (end != RELAY_EOF)
+		report_break();
 	switch (end) {
 	case RELAY_EOF:
 		_exit(0);
@@ -144,8 +147,10 @@ start_decompressor(struct input *in, const struct options *opts)
 		len = pread(in->fd, head, sizeof(head), here);
 	else
 		len = read_fully(in->fd, head, sizeof(head));
-	if (len == -1)
+	if (len == -1) {
+		report_break();
 		err(1, "reading %s", text_safe(in->name));
+	}
 	in->decompressor_name = argv[0] = (char *)magic_tool(head,
 	    (size_t)len);
 
@@ -170,6 +175,7 @@ start_decompressor(struct input *in, const struct options *opts)
 		int error = errno;
 
 		input_close(in, true);
+		report_break();
 		errc(1, error, "%s (needed for -z)", argv[0]);
 	}
 }
@@ -216,6 +222,7 @@ input_open(struct input *in, const struct options *opts, const char *file)
 			;
 		if (in->fd == -1) {
 			error = errno;
+			report_break();
 			if (error != EINTR)	/* else a signal ends tach */
 				warn("%s", text_safe(file));
 			/* pv -f (force) followed by another option */
@@ -226,6 +233,7 @@ input_open(struct input *in, const struct options *opts, const char *file)
 		}
 	}
 	if (opts->cmd == NULL && own_output(in->fd)) {
+		report_break();
 		warnx("%s: input file is output file", text_safe(in->name));
 		if (file != NULL)
 			close(in->fd);
@@ -296,6 +304,9 @@ input_close(struct input *in, bool stop)
 	 * proves nothing: the feeder must have copied all of the input.  A
 	 * child that exited non-zero has said why; a signal says nothing.
 	 */
+	if ((status == 0 && fed != 0 && WIFSIGNALED(fed)) ||
+	    WIFSIGNALED(status))
+		report_break();
 	if (status == 0 && fed != 0) {
 		if (WIFSIGNALED(fed))
 			warnx("copying %s into %s: %s", text_safe(in->name),

@@ -27,6 +27,7 @@
 #include "tach/input.h"
 #include "tach/options.h"
 #include "tach/relay.h"
+#include "tach/report.h"
 #include "tach/signals.h"
 #include "tach/text.h"
 #include "tach/watch.h"
@@ -136,7 +137,7 @@ copy_inputs(struct relay *relay, struct input *in, const struct options *opts,
 		    *next >= opts->nfiles)
 			return end;
 		if (end == RELAY_READ_ERROR) {
-			display_aside(display);
+			report_break();
 			warnc(relay->error, "reading %s", text_safe(*in_name));
 			*failed = true;
 		}
@@ -227,6 +228,9 @@ end_output(struct run *run, struct relay *r, struct display *display)
 			r->error = errno;
 		}
 	}
+	/* cmd's output at its end of input goes below the bar, not after it */
+	if (run->cmd != -1)
+		display_break(display);
 	if (close(run->out) == -1 && run->end == RELAY_EOF && errno != EINTR) {
 		run->end = errno == EPIPE ? RELAY_BROKEN_PIPE : RELAY_WRITE_ERROR;
 		r->error = errno;

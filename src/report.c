@@ -4,6 +4,8 @@
  * is.  Numbers are written in the C locale's form (main() keeps
  * LC_NUMERIC at "C"), so JSON stays JSON in any locale.
  */
+#include <sys/stat.h>
+
 #include <err.h>
 #include <langinfo.h>
 #include <math.h>
@@ -19,6 +21,18 @@
 #include "tach/signals.h"
 #include "tach/text.h"
 
+/* The reporter whose bar shares a terminal with stderr, for report_break. */
+static struct reporter *beside_stderr;
+
+static bool
+same_terminal(int a, int b)
+{
+	struct stat sa, sb;
+
+	return isatty(a) && isatty(b) && fstat(a, &sa) == 0 &&
+	    fstat(b, &sb) == 0 && sa.st_rdev == sb.st_rdev;
+}
+
 void
 report_open(struct reporter *r, int fd, bool draw, bool forced, int width,
     const char *format)
@@ -32,20 +46,21 @@ report_open(struct reporter *r, int fd, bool draw, bool forced, int width,
 	r->width = width;
 	r->format = format;
 	r->active = draw && (forced || r->tty);
-	if (!r->active)
-		return;
-	term_open(&r->term, fd, r->tty && (no_colour == NULL ||
-	    *no_colour == '\0'));
 	r->caps.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	r->caps.colour_on = r->term.colour_on;
 	r->caps.colour_off = r->term.colour_off;
+	/* a file or pipe gets plain lines, with no escape sequences */
+	if (!r->active || !r->tty)
+		return;
+	if (same_terminal(fd, STDERR_FILENO))
+		beside_stderr = r;
+	term_open(&r->term, fd, no_colour == NULL || *no_colour == '\0');
 }
 
-bool
-report_claim_row(struct reporter *r)
+void
+report_pin(struct reporter *r)
 {
-	r->cursor = r->active && r->tty && cursor_claim(r->term.fd, &r->row);
-	return r->cursor;
+	r->pinning = r->active && r->tty;
 }
 
 /* A background job draws nothing; a non-terminal only when forced. */
@@ -78,61 +93,126 @@ render(struct reporter *r, const struct render_state *s, int width)
 	return render_line(s, width, &r->caps, r->line, sizeof(r->line));
 }
 
-void
-report_draw(struct reporter *r, const struct render_state *lines, size_t n)
+/* --force to a file or pipe: each frame's lines, ended, as a log. */
+static void
+draw_lines(struct reporter *r, const struct render_state *lines, size_t n,
+    int width)
 {
-	int width, rows, height;
-	size_t len = 0;
-
-	if (!r->active || !foreground(r))
-		return;
-	width = width_of(r);
-	if (r->cursor) {
-		len = n > 0 ? render(r, &lines[0], width) : 0;
-		cursor_draw(&r->term, r->row, r->line, len);
-		r->rows = 1;
-		return;
+	for (size_t i = 0; i < (n > 0 ? n : 1); i++) {
+		r->len = n > 0 ? render(r, &lines[i], width) : 0;
+		r->line[r->len] = '\n';
+		term_write(&r->term, r->line, r->len + 1);
 	}
-	height = term_height(&r->term);
-	rows = n > 0 ? (int)n : 1;
-	if (r->term.cuu1[0] == '\0')
+}
+
+/* -c: the row of its own, taken now; false if the line is drawn plain. */
+static bool
+draw_pinned(struct reporter *r, const struct render_state *lines, size_t n,
+    int width)
+{
+	if (!r->claimed) {
+		r->claim = cursor_claim(&r->pin, &r->term);
+		r->claimed = true;
+	}
+	if (r->claim == CURSOR_PLAIN)
+		return false;
+	r->len = n > 0 ? render(r, &lines[0], width) : 0;
+	if (r->claim == CURSOR_PINNED) {
+		cursor_draw(&r->pin, &r->term, r->line, r->len);
+		r->rows = 1;
+	}
+	return true;
+}
+
+/* The block on the terminal, redrawn in place from its first line. */
+static void
+draw_block(struct reporter *r, const struct render_state *lines, size_t n,
+    int width)
+{
+	int height = term_height(&r->term), rows = n > 0 ? (int)n : 1;
+
+	/* no way up: the first line live, every line at the end, below */
+	if (r->term.cuu1[0] == '\0' && n > 1 && !lines[0].final) {
+		if (!r->told_first_only)
+			report_message("this terminal cannot move the cursor "
+			    "up: one line is shown, every line at the end");
+		r->told_first_only = true;
 		rows = 1;
+	}
 	if (height > 1 && rows > height - 1)
 		rows = height - 1;
-	if (r->rows == 0)
-		term_write(&r->term, r->term.civis, strlen(r->term.civis));
 	for (int i = 0; i < rows; i++) {
-		r->line[0] = '\0';
-		len = (size_t)i < n ? render(r, &lines[i], width) : 0;
+		r->len = (size_t)i < n ? render(r, &lines[i], width) : 0;
 		term_draw_at(&r->term, i == 0 && r->rows > 0 ? r->rows - 1 : 0,
-		    i > 0, r->line, len);
+		    i > 0, r->line, r->len);
 	}
 	if (r->rows > rows) {
 		/* rows the block no longer needs are cleared */
 		for (int i = rows; i < r->rows; i++)
 			term_draw_at(&r->term, 0, true, "", 0);
 		/* back up to the block's last line */
-		term_draw_at(&r->term, r->rows - rows, false, r->line, len);
+		term_draw_at(&r->term, r->rows - rows, false, r->line, r->len);
 	}
 	r->rows = rows;
 }
 
 void
+report_draw(struct reporter *r, const struct render_state *lines, size_t n)
+{
+	int width;
+
+	if (!r->active || !foreground(r))
+		return;
+	width = width_of(r);
+	if (!r->tty)
+		draw_lines(r, lines, n, width);
+	else if (!r->pinning || !draw_pinned(r, lines, n, width))
+		draw_block(r, lines, n, width);
+}
+
+/* -c: the row given back, the last line left as text if asked. */
+static void
+unpin(struct reporter *r, bool keep_line)
+{
+	if (!r->claimed)
+		return;
+	if (r->claim == CURSOR_PINNED) {
+		cursor_release(&r->pin, &r->term, r->line, r->rows > 0 &&
+		    keep_line ? r->len : 0);
+		r->rows = 0;
+	} else {
+		if (r->rows > 0)
+			term_write(&r->term, "\n", 1);
+		r->rows = 0;
+		cursor_release(&r->pin, &r->term, NULL, 0);
+	}
+	r->claimed = false;
+}
+
+void
 report_end(struct reporter *r)
 {
-	if (r->rows == 0)
-		return;
-	if (!r->cursor)
+	unpin(r, true);
+	if (r->rows > 0 && r->tty)
 		term_write(&r->term, "\n", 1);
-	term_write(&r->term, r->term.cnorm, strlen(r->term.cnorm));
 	r->rows = 0;
 }
 
 void
-report_aside(struct reporter *r)
+report_newline(struct reporter *r)
 {
-	if (r->term.fd == STDERR_FILENO && !r->cursor)
-		report_end(r);
+	if (r->rows > 0 && r->tty && !(r->claimed &&
+	    r->claim == CURSOR_PINNED)) {
+		term_write(&r->term, "\n", 1);
+		r->rows = 0;
+	}
+}
+
+void
+report_break(void)
+{
+	if (beside_stderr != NULL)
+		report_newline(beside_stderr);
 }
 
 double
@@ -140,20 +220,20 @@ report_suspend(struct reporter *r)
 {
 	double t0 = clock_now();
 
-	if (r->rows > 0)
-		term_write(&r->term, r->term.cnorm, strlen(r->term.cnorm));
+	/* the shell's job lines come next; the row comes back on fg */
+	unpin(r, false);
 	signals_stop_self();
-	if (r->rows > 0 && !r->cursor)
-		term_write(&r->term, r->term.civis, strlen(r->term.civis));
+	/* the shell wrote below the line: the next frame starts afresh */
+	r->rows = 0;
 	return clock_now() - t0;
 }
 
 void
-report_message(struct reporter *r, const char *fmt, ...)
+report_message(const char *fmt, ...)
 {
 	va_list ap;
 
-	report_aside(r);
+	report_break();
 	fprintf(stderr, "%s: ", getprogname());
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

@@ -36,6 +36,15 @@ expand(char *dst, const char *cap)
 	dst[expand_len] = '\0';
 }
 
+/* Keeps a parametrised capability as it is, to expand with term_param(). */
+static void
+verbatim(char *dst, const char *cap)
+{
+	dst[0] = '\0';
+	if (cap != NULL && cap != (char *)-1 && strlen(cap) < TERM_CAP_MAX)
+		strcpy(dst, cap);
+}
+
 const char *
 term_param(const char *cap, int p1, int p2)
 {
@@ -62,7 +71,6 @@ term_param(const char *cap, int p1, int p2)
 void
 term_open(struct terminal *t, int fd, bool colour)
 {
-	char *cup;
 	int error;
 
 	memset(t, 0, sizeof(*t));
@@ -76,14 +84,12 @@ term_open(struct terminal *t, int fd, bool colour)
 	if (t->cr[0] == '\0')
 		strcpy(t->cr, "\r");
 	expand(t->el, tigetstr("el"));
-	expand(t->civis, tigetstr("civis"));
-	expand(t->cnorm, tigetstr("cnorm"));
+	expand(t->ed, tigetstr("ed"));
 	expand(t->sc, tigetstr("sc"));
 	expand(t->rc, tigetstr("rc"));
 	expand(t->cuu1, tigetstr("cuu1"));
-	cup = tigetstr("cup");
-	if (cup != NULL && cup != (char *)-1 && strlen(cup) < sizeof(t->cup))
-		strcpy(t->cup, cup);
+	verbatim(t->cup, tigetstr("cup"));
+	verbatim(t->csr, tigetstr("csr"));
 	if (colour && tigetnum("colors") >= 8) {
 		char *setaf = tigetstr("setaf");
 

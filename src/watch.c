@@ -108,7 +108,7 @@ print_stats(struct watch *ws, struct watched *w, double now)
 {
 	char who[4 * PATH_MAX + 32], at[32];
 
-	report_aside(&ws->out);
+	report_break();
 	snprintf(at, sizeof(at), "at %llu", (unsigned long long)w->file.offset);
 	report_moved(whose(w, who, sizeof(who)), moved(w), false,
 	    now - w->since, at);
@@ -281,7 +281,7 @@ report(struct watch *ws)
 			    (unsigned long long)size_of(w));
 		else
 			size[0] = '\0';
-		report_message(&ws->out, "%s: at %llu%s bytes",
+		report_message("%s: at %llu%s bytes",
 		    whose(w, who, sizeof(who)),
 		    (unsigned long long)w->file.offset, size);
 	}

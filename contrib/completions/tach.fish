@@ -29,7 +29,7 @@ end
 
 complete -c tach -n 'not __tach_command' -s 0 -l null -d 'count NUL-terminated records'
 complete -c tach -n 'not __tach_command' -s b -l buffer-size -x -d 'transfer buffer size'
-complete -c tach -n 'not __tach_command' -s c -l cursor -d 'keep a line of its own beside other tach -c'
+complete -c tach -n 'not __tach_command' -s c -l cursor -d 'a line of its own at the bottom, below other output'
 complete -c tach -n 'not __tach_command' -s D -l delay-start -x -d 'draw nothing for the first seconds'
 complete -c tach -n 'not __tach_command' -s d -l watchfd -x -a '(__fish_complete_pids)' -d 'watch the files a running process has open'
 complete -c tach -n 'not __tach_command' -s E -l skip-errors -d 'zeros for unreadable blocks'
@@ -47,7 +47,7 @@ complete -c tach -n 'not __tach_command' -s W -l wait -d 'draw nothing until the
 complete -c tach -n 'not __tach_command' -s w -l width -x -d 'columns to draw'
 complete -c tach -n 'not __tach_command' -s Y -l sync -d 'keep little unwritten, flush at the end'
 complete -c tach -n 'not __tach_command' -s z -l decompress -d 'decompress the input'
-complete -c tach -n 'not __tach_command' -l force -d 'draw even when not on a terminal'
+complete -c tach -n 'not __tach_command' -l force -d 'draw even when not on a terminal: plain lines'
 complete -c tach -n 'not __tach_command' -s F -l format -x -a json -d 'the line in pv tokens, or json'
 complete -c tach -n 'not __tach_command' -l line-mode -d 'count lines'
 complete -c tach -n 'not __tach_command' -l no-splice -d 'plain read and write only'

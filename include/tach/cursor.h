@@ -1,7 +1,10 @@
 /*
- * -c: several tach instances on one terminal, each on a line of its own.
- * Each claims a row while holding a lock on the terminal itself, so
- * nothing is left behind on any exit: no files, no shared memory.
+ * -c: several tach instances on one terminal, each with a line of its
+ * own.  The lines are pinned to the bottom rows, below a scrolling region
+ * that holds everything else written there, so other programs' output
+ * scrolls above them and is never drawn over.  Locks on /dev/tty
+ * serialise the instances and count them: nothing is left behind on any
+ * exit, no file and no shared memory.
  */
 #ifndef TACH_CURSOR_H
 #define TACH_CURSOR_H
@@ -11,14 +14,41 @@
 
 #include "tach/term.h"
 
+/* Instances that can pin a line on one terminal at once. */
+#define CURSOR_SLOTS	64
+
+struct pin {
+	int	tty;		/* /dev/tty, holding the locks, or -1 */
+	int	term;		/* the terminal, as a lock range */
+	int	slot;		/* this instance's lock byte in that range */
+	int	pinned;		/* rows kept at the bottom when last laid out */
+	int	height;		/* the window's height then */
+};
+
+enum cursor_claim {
+	CURSOR_PINNED,		/* a row at the bottom */
+	CURSOR_PLAIN,		/* the terminal cannot: the one plain line */
+	CURSOR_NONE		/* another instance has the plain line */
+};
+
 /*
- * Claims a row of the terminal fd is on for this instance's line, for as
- * long as it runs; false if the terminal cannot say where its cursor is.
- * The rows other instances hold never move, even on a full screen.
+ * Takes a line for this instance on the terminal t is on.  A terminal
+ * without a scrolling region, cursor addressing and saved cursor has one
+ * plain line, for the first instance to ask.  The slot p had before (a
+ * ^Z gave it back) is asked for first, so the lines keep their order.
  */
-bool	cursor_claim(int fd, int *row);
-/* Draws line on row, leaving the cursor where it was. */
-void	cursor_draw(const struct terminal *t, int row, const char *line,
+enum cursor_claim cursor_claim(struct pin *p, const struct terminal *t);
+/*
+ * Draws the line on its row, leaving the cursor where it was; lays the
+ * rows out again when instances came or went or the window changed.
+ */
+void	cursor_draw(struct pin *p, const struct terminal *t, const char *line,
 	    size_t len);
+/*
+ * Gives the row back.  A line of len > 0 is written where the cursor is,
+ * as text that scrolls with the rest.
+ */
+void	cursor_release(struct pin *p, const struct terminal *t,
+	    const char *line, size_t len);
 
 #endif

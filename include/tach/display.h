@@ -56,8 +56,8 @@ void	display_start(struct display *d, const struct options *opts,
 void	display_reading(struct display *d, const char *file);
 /* -Y: the line says the output is being flushed, before it is. */
 void	display_flushing(struct display *d);
-/* Ends a line drawn on stderr, so a message can go below it. */
-void	display_aside(struct display *d);
+/* Ends the bar's line before cmd's last output, which follows it. */
+void	display_break(struct display *d);
 /* The relay's service hook: false when a signal says stop. */
 bool	display_service(void *ctx);
 /*

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "tach/cursor.h"
 #include "tach/render.h"
 #include "tach/stats.h"
 #include "tach/term.h"
@@ -32,9 +33,13 @@ struct reporter {
 	bool			 active;	/* drawing the bar */
 	bool			 tty;		/* the display is a terminal */
 	bool			 forced;	/* --force */
-	bool			 cursor;	/* -c: on a row of its own */
-	int			 row;		/* -c: that row, from 1 */
+	bool			 pinning;	/* -c: on a row of its own */
+	bool			 claimed;	/* -c: and asked for it */
+	enum cursor_claim	 claim;		/* -c: what it got */
+	struct pin		 pin;
 	int			 rows;		/* rows drawn on screen now */
+	size_t			 len;		/* the last line drawn */
+	bool			 told_first_only; /* no cuu1: said so */
 	int			 width;		/* -w, or 0 */
 	const char		*format;	/* -F, or NULL */
 	struct terminal		 term;
@@ -43,13 +48,14 @@ struct reporter {
 };
 
 /*
- * Draws on fd if draw is asked and fd is a terminal (or forced); the
+ * Draws on fd if draw is asked and fd is a terminal (or forced: then
+ * plain lines, with no escape sequences, where fd is not a terminal); the
  * terminal's capabilities are read only then.
  */
 void	report_open(struct reporter *r, int fd, bool draw, bool forced,
 	    int width, const char *format);
-/* -c: claims a row of its own; false leaves the line where it is. */
-bool	report_claim_row(struct reporter *r);
+/* -c: the line goes on a row of its own, taken at the first frame. */
+void	report_pin(struct reporter *r);
 /*
  * Draws n lines (0 draws one empty line), stacked and redrawn in place;
  * nothing from a background job.  A terminal that cannot move up shows
@@ -57,15 +63,24 @@ bool	report_claim_row(struct reporter *r);
  */
 void	report_draw(struct reporter *r, const struct render_state *lines,
 	    size_t n);
-/* Ends the block on screen and shows the cursor again. */
+/* Ends the block on screen; -c's row is given back. */
 void	report_end(struct reporter *r);
-/* Ends the block if it is on stderr, so that a message can go below it. */
-void	report_aside(struct reporter *r);
-/* ^Z: the cursor shown, the process stopped; returns the seconds stopped. */
+/*
+ * Ends the bar's line, so that what another program writes next starts
+ * on a line of its own; the next frame starts below.  -c's row stays.
+ */
+void	report_newline(struct reporter *r);
+/*
+ * Before anything is written on stderr: ends the bar's line if it is on
+ * the same terminal, so that the text starts on a line of its own.  The
+ * next frame starts below it.
+ */
+void	report_break(void);
+/* ^Z: -c's row given back, the process stopped; the seconds stopped. */
 double	report_suspend(struct reporter *r);
 /* A line of text on stderr, "tach: " first, below the block. */
-void	report_message(struct reporter *r, const char *fmt, ...)
-	    __attribute__((format(printf, 2, 3)));
+void	report_message(const char *fmt, ...)
+	    __attribute__((format(printf, 1, 2)));
 
 /* -n: a whole percentage a line, or the amount where the size is unknown. */
 void	report_numeric(const struct report_line *l);

@@ -19,13 +19,13 @@ struct terminal {
 	int	rows;			/* terminfo's, or 0 */
 	char	cr[TERM_CAP_MAX];
 	char	el[TERM_CAP_MAX];	/* clear to end of line, or "" */
-	char	civis[TERM_CAP_MAX];	/* hide the cursor, or "" */
-	char	cnorm[TERM_CAP_MAX];	/* show it again, or "" */
+	char	ed[TERM_CAP_MAX];	/* clear to end of screen, or "" */
 	char	colour_on[TERM_CAP_MAX];
 	char	colour_off[TERM_CAP_MAX];
 	char	sc[TERM_CAP_MAX];	/* save the cursor, or "" */
 	char	rc[TERM_CAP_MAX];	/* restore it, or "" */
 	char	cup[TERM_CAP_MAX];	/* move it: unexpanded, for tiparm */
+	char	csr[TERM_CAP_MAX];	/* scrolling region: unexpanded */
 	char	cuu1[TERM_CAP_MAX];	/* up a row, or "" */
 };
 
@@ -34,7 +34,11 @@ struct terminal {
  * when the entry wants string parameters instead.
  */
 const char *term_param(const char *cap, int p1, int p2);
-/* Reads the terminal's capabilities; colour only if wanted and possible. */
+/*
+ * Reads the terminal's capabilities; colour only if wanted and possible.
+ * The cursor is never hidden: tach may be reading what the user types,
+ * and a kill -9 would leave it hidden.
+ */
 void	term_open(struct terminal *t, int fd, bool colour);
 /* Columns: the window's size, else terminfo's, else 80. */
 int	term_width(const struct terminal *t);

@@ -168,7 +168,7 @@ tmux_session() {
 	sock="tach-test-$$"
 	trap 'tmx kill-server 2>/dev/null; rm -rf "$WORK"' EXIT
 	tmx -f /dev/null new-session -d -x 100 -y 30 \
-	    "env -i PATH='$PATH' TERM=screen LC_ALL=C.UTF-8 HOME='$WORK' PS1='$ ' $*"
+	    "env -i PATH='$PATH' TERM=screen LC_ALL=C.UTF-8 HOME='$WORK' HISTFILE=/dev/null PS1='$ ' $*"
 	wait_for '$' 60 || { echo "tmux: no prompt" >&2; exit 1; }
 }
 tmx() { tmux -L "$sock" "$@"; }

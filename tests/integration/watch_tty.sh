@@ -29,7 +29,7 @@ say "read $fda 1500000"
 check "the block is redrawn in place" wait_for "$WORK/one 100%"
 check "no stale copy of a line is left" one_row "$WORK/one"
 check "nor of the other" one_row "$WORK/two"
-check "the cursor is hidden while the block is drawn" [ "$(cursor)" = 0 ]
+check "the cursor is not hidden while the block is drawn" [ "$(cursor)" = 1 ]
 say "close $fdb"
 check "a closed file's line goes" wait_until 60 no_row "$WORK/two"
 check "the other stays" one_row "$WORK/one 100%"
@@ -39,6 +39,42 @@ check "the last line stays on the screen" one_row "$WORK/one 100%"
 check "with the status on the next row" sh -c \
     "tmux -L '$sock' capture-pane -p | grep -A1 -F '$WORK/one 100%' | tail -n 1 | grep -q '^rc=0'"
 check "the cursor is back" [ "$(cursor)" = 1 ]
+wait "$reader"
+
+# TERM=dumb: no way up, so the first line only while it runs, said once,
+# and every file's last line at the end.
+start_reader
+say "open $WORK/one"
+say "open $WORK/two"
+run "clear; TERM=dumb '$TACH' -d $reader -i 0.05 3>&-; echo rc=\$?"
+check "dumb: says only one line can be shown" \
+    wait_for "cannot move the cursor up: one line is shown"
+check "dumb: said once" sh -c \
+    "[ \$(tmux -L '$sock' capture-pane -p -J | grep -c 'cannot move the cursor up') -eq 1 ]"
+# the reader's files: its stdout (the ack file), one, two
+check "dumb: the first file's line" wait_for "$WORK/ack "
+check "dumb: not the others'" sh -c \
+    "! tmux -L '$sock' capture-pane -p | grep -q -e '$WORK/one' -e '$WORK/two'"
+exec 3>&-
+check "dumb: done" wait_for "rc=0"
+check "dumb: every file's last line at the end" sh -c \
+    "tmux -L '$sock' capture-pane -p -J | grep -A1 -F '$WORK/one   0%' | tail -n 1 | grep -qF '$WORK/two   0%'"
+wait "$reader"
+
+# A watched file renamed, once open, to a name that sets the title and
+# clears the screen: the line shows it escaped, the screen is untouched.
+start_reader
+say "open $WORK/one"
+hostile=$WORK/$(printf 'h\033]0;owned\007\033[2Jx')
+mv "$WORK/one" "$hostile"
+title=$(tmx display-message -p '#{pane_title}')
+run "clear; echo marker-before; '$TACH' -d $reader -i 0.05 3>&-; echo rc=\$?"
+check "hostile path: drawn escaped" wait_for 'h\x1b]0;owned\x07\x1b[2Jx'
+exec 3>&-
+check "hostile path: done" wait_for "rc=0"
+check "hostile path: the screen was not cleared" shows "marker-before"
+check "hostile path: the title is unchanged" \
+    [ "$(tmx display-message -p '#{pane_title}')" = "$title" ]
 wait "$reader"
 
 done_testing

@@ -1,0 +1,233 @@
+# A terminal shared with other programs: the bar never goes into data,
+# -c's lines never cover anyone's output (tar -v, warnings, the shell's
+# job lines, a resize), tach's messages start on a line of their own, the
+# cursor is never hidden, nothing is ever read from the terminal, and a
+# dumb or hostile terminal gets plain lines.
+. "$(dirname "$0")/lib.sh"
+need tmux strace
+random "$WORK/data" 1000000
+mkdir "$WORK/tree"
+for i in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20; do
+	random "$WORK/tree/file$i" 200000
+done
+
+# --force in command mode: cmd's output is data, so the bar goes to stderr.
+"$TACH" --force -f "$WORK/data" cat >"$WORK/out" 2>"$WORK/err"
+check "--force cmd: exit 0 ($?)" [ $? -eq 0 ]
+check "--force cmd: cmd's output exact" cmp -s "$WORK/data" "$WORK/out"
+check "--force cmd: the bar on stderr" grep -q "100%" "$WORK/err"
+
+# --force to a file: plain lines, no terminfo sequence, whatever TERM says.
+TERM=xterm "$TACH" --force -i 0.05 -l 1000000 <"$WORK/data" >/dev/null \
+    2>"$WORK/err"
+lacks "--force to a file: no escape sequence" "$WORK/err" "$(printf '\033')"
+lacks "--force to a file: no carriage return" "$WORK/err" "$(printf '\r')"
+check "--force to a file: the last line ends" sh -c \
+    "tail -c 1 '$WORK/err' | od -An -c | grep -q '\\\\n'"
+check "--force to a file: a line a frame, the last 100%" sh -c \
+    "tail -n 1 '$WORK/err' | grep -q '^100%'"
+
+tmux_session
+screen_all() { tmx capture-pane -p -J -S -; }
+# count TEXT: lines of the screen and its history showing TEXT
+count() { screen_all | grep -cF -- "$1"; }
+seen() { [ "$(count "$1")" -ge 1 ]; }
+once() { [ "$(count "$1")" -eq 1 ]; }
+prompt_last() {
+	[ "$(tmx capture-pane -p | grep -v '^$' | tail -n 1)" = '$' ]
+}
+fresh() { tmx clear-history; run "clear"; wait_until 60 prompt_last; }
+
+# Stacked -c under tar -v on a full 100x14 screen: every name stays, in
+# the screen or its history, and each bar leaves one final line.
+tmx resize-window -x 100 -y 14
+fresh
+run "seq -f 'filler %g' 1 30; cd '$WORK' && tar cvf - tree | '$TACH' -c -N raw -L 2m | gzip -1 | '$TACH' -c -N gz >x.tgz; echo rc=\$?; cd /"
+check "stacked -c: done" wait_for "rc=0" 120
+for i in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20; do
+	once "tree/file$i" || fail "stacked -c: tar's tree/file$i is lost"
+done
+check "stacked -c: the filler is all there" sh -c \
+    "[ \$(tmux -L '$sock' capture-pane -p -J -S - | grep -c '^filler ') -eq 30 ]"
+check "stacked -c: one raw line left" once "raw: "
+check "stacked -c: one gz line left" once "gz: "
+check "stacked -c: no live line left over" [ "$(count ETA)$(count '<=>')" = 00 ]
+check "stacked -c: the archive is whole" tar tzf "$WORK/x.tgz" >/dev/null
+
+# Six warnings written to stderr while two -c bars are up are all kept.
+fresh
+close_gate
+run "seq -f 'filler %g' 1 30; ($GATED; for i in 1 2 3 4 5 6; do echo warning \$i >&2; done; cat '$WORK/data') | '$TACH' -c -N one -L 2m | '$TACH' -c -N two >/dev/null; echo rc=\$?"
+wait_for "one: " && wait_for "two: "
+open_gate
+check "warnings: done" wait_for "rc=0" 120
+for i in 1 2 3 4 5 6; do
+	once "warning $i" || fail "warnings: warning $i is lost"
+done
+check "warnings: the bars left one line each" sh -c \
+    "[ \$(tmux -L '$sock' capture-pane -p -J -S - | grep -c -e '^one: ' -e '^two: ') -eq 2 ]"
+
+# Keys typed while -c draws are the shell's: tach never reads the
+# terminal (no cursor query), so nothing is swallowed or left queued.
+fresh
+close_gate
+run "($GATED; cat '$WORK/data') | strace -f -qq -e trace=openat,write,read -e signal=none -x -o '$WORK/trace' '$TACH' -c -N typed >/dev/null"
+wait_for "typed: "
+run 'echo typed ahead $((6 * 7))'
+open_gate
+check "typed ahead: the shell ran it" wait_for "typed ahead 42"
+lacks "typed ahead: no cursor query written" "$WORK/trace" \
+    '\\x1b\[6n'
+# reads of the descriptor that openat gave for /dev/tty, after it did
+tty_reads() {
+	awk '/openat\(.*"\/dev\/tty"/ { fd = $NF } fd != "" &&
+	    index($0, "read(" fd ", ") { n++ } END { exit n > 0 }' "$1"
+}
+check "typed ahead: /dev/tty opened (for the locks)" grep -q '"/dev/tty"' "$WORK/trace"
+check "typed ahead: nothing read from it" tty_reads "$WORK/trace"
+
+# ^Z and fg: the job lines stay, and the bars come back below them.
+fresh
+close_gate
+run "(cat '$WORK/data'; $GATED; cat '$WORK/data') | '$TACH' -c -N za -l 2000000 | '$TACH' -c -N zb -l 2000000 >/dev/null"
+wait_for "za:  50%" && wait_for "zb:  50%"
+tmx send-keys C-z
+check "^Z: the job stops" wait_for "Stopped"
+check "^Z: the bars give their rows back" wait_until 60 sh -c \
+    "! tmux -L '$sock' capture-pane -p | grep -q -e '^za: ' -e '^zb: '"
+run "fg; echo rc=\$?"
+wait_for "za:  50%" && wait_for "zb:  50%"
+# fg_echo: the line after "$ fg; ...", the job's command as fg echoes it
+fg_echo() { screen | grep -A1 '^\$ fg; echo' | tail -n 1 | grep -q '^( *cat'; }
+check "fg: the job line is intact" sh -c \
+    "tmux -L '$sock' capture-pane -p -J | grep -q '^\[1\]+ *Stopped *( *cat'"
+check "fg: the command fg echoes is intact" fg_echo
+open_gate
+check "fg: done" wait_for "rc=0"
+check "fg: one final line each" sh -c "[ \$(tmux -L '$sock' capture-pane -p -J | grep -c -e '^za: 100%' -e '^zb: 100%') -eq 2 ]"
+
+# A resize while -c draws: the terminal reflows, and no piece of a live
+# line is left anywhere, least of all on the prompt's row.
+fresh
+close_gate
+run "(cat '$WORK/data'; $GATED; cat '$WORK/data') | '$TACH' -c -N ra -l 2000000 | '$TACH' -c -N rb -l 2000000 >/dev/null; echo rc=\$?"
+wait_for "ra:  50%" && wait_for "rb:  50%"
+tmx resize-window -x 60 -y 10
+narrow() { tmx capture-pane -p | grep -F "ra:" | awk 'length($0) > 59 { n++ } END { exit n }'; }
+check "resize: the lines fit the new width" wait_until 60 narrow
+open_gate
+check "resize: done" wait_for "rc=0"
+check "resize: the prompt's row is clean" wait_until 60 prompt_last
+check "resize: no piece of a live line" [ "$(count ETA)" = 0 ]
+tmx resize-window -x 100 -y 30
+
+# tach's own messages start on a line of their own, after the bar.
+fresh
+mkfifo "$WORK/fifo"
+run "'$TACH' -f '$WORK/fifo' -f '$WORK/nosuch' -l 2000000 >/dev/null; echo rc=\$?"
+head -c 1000000 "$WORK/data" >"$WORK/fifo" &
+check "message: the bar is up" wait_for " 50%"
+wait
+check "message: at the start of a line" wait_until 60 sh -c \
+    "tmux -L '$sock' capture-pane -p -J | grep -q '^tach: .*nosuch: No such file or directory'"
+check "message: status 1" wait_for "rc=1"
+fresh
+close_gate
+run "(cat '$WORK/data'; $GATED) | '$TACH' -l 2000000 -N usr1 >/dev/null; echo rc=\$?"
+wait_for "usr1:  50%"
+pkill -USR1 -f -- "-N usr1"
+check "SIGUSR1: the line at the start of a line" wait_until 60 sh -c \
+    "tmux -L '$sock' capture-pane -p -J | grep -q '^tach: 1000000 bytes'"
+check "SIGUSR1: the bar goes on below it" wait_until 60 sh -c \
+    "tmux -L '$sock' capture-pane -p -J | grep -A1 '^tach: 1000000 bytes' | tail -n 1 | grep -q '^usr1:  50%'"
+open_gate
+wait_for "rc=0"
+
+# Command mode: what cmd writes at its end goes below the bar, not after.
+fresh
+run "'$TACH' -f '$WORK/data' -N sum sha256sum; echo rc=\$?"
+check "cmd's output: done" wait_for "rc=0"
+check "cmd's output: on a line of its own" sh -c \
+    "tmux -L '$sock' capture-pane -p -J | grep -qx '[0-9a-f]\\{64\\}  -'"
+
+# The cursor is never hidden, not while drawing, not after kill -9.
+fresh
+run "sleep 600 | '$TACH' -N k9 -l 1000"
+wait_for "k9:   0%"
+check "cursor: shown while drawing" [ "$(cursor)" = 1 ]
+pkill -KILL -f -- "-N k9"
+check "cursor: shown after kill -9" wait_until 60 sh -c "[ \"\$(tmux -L '$sock' display-message -p '#{cursor_flag}')\" = 1 ]"
+tmx send-keys C-c
+
+# TERM=dumb: -c falls back to the plain line, for one instance only, and
+# no escape sequence at all is written.
+fresh
+close_gate
+st="strace -f -qq -e trace=write -e signal=none -x -o $WORK/dumb"
+run "(cat '$WORK/data'; $GATED; cat '$WORK/data') | TERM=dumb $st.1 '$TACH' -c -N d1 -l 2000000 | TERM=dumb $st.2 '$TACH' -c -N d2 -l 2000000 >/dev/null; echo rc=\$?"
+check "dumb: one line drawn" wait_until 60 sh -c \
+    "tmux -L '$sock' capture-pane -p | grep -q -e '^d1:  50%' -e '^d2:  50%'"
+check "dumb: only one" sh -c \
+    "[ \$(tmux -L '$sock' capture-pane -p | grep -c -e '^d1: ' -e '^d2: ') -eq 1 ]"
+open_gate
+check "dumb: done" wait_for "rc=0"
+check "dumb: the lines were written" sh -c \
+    "cat '$WORK/dumb.1' '$WORK/dumb.2' | grep -q 'write(2, .*d[12]: '"
+cat "$WORK/dumb.1" "$WORK/dumb.2" >"$WORK/dumb"
+lacks "dumb: no escape sequence" "$WORK/dumb" '\\x1b'
+
+# Names that could drive the terminal: a title sequence, a screen clear
+# and a newline, in -f, -N, -p, a missing file, "input file is output
+# file" and -E's list.  Each is shown escaped; the title and the screen
+# stay as they were.
+cat >"$WORK/names.sh" <<'EOF'
+h=$(printf 'h\033]0;owned\007\033[2J\nx')
+cd "$1" && cp data "$h" || exit 1
+echo marker-before
+"$TACH" -f "$h" -f "$h.missing" -N "$h" -p "$h" -l 2000000 >/dev/null
+echo "rc1=$?"
+"$TACH" -f "$h" >>"$h"
+echo "rc2=$?"
+# the first read of the file's data (after ld.so's) fails once
+strace -qq -o trace -e trace=read "$TACH" -q --no-splice -b 64k -f "$h" \
+    >/dev/null
+n=$(awk '/, 65536\) += 65536$/ { print NR; exit }' trace)
+strace -qq -o /dev/null -e inject=read:error=EIO:when=$n "$TACH" -E -q \
+    --no-splice -b 64k -f "$h" >/dev/null
+echo "rc3=$?"
+EOF
+fresh
+title=$(tmx display-message -p '#{pane_title}')
+run "TACH='$TACH' sh '$WORK/names.sh' '$WORK'"
+check "names: all three ran" wait_for "rc3=1"
+check "names: the screen was not cleared" shows "marker-before"
+check "names: the title is unchanged" \
+    [ "$(tmx display-message -p '#{pane_title}')" = "$title" ]
+h='h\x1b]0;owned\x07\x1b[2J\x0ax'
+check "names: the bar shows -N, -f and -p escaped" shows "$h: $h $h"
+check "names: the missing file, escaped" shows "tach: $h.missing: No such file"
+check "names: input file is output file, escaped" \
+    shows "tach: $h: input file is output file"
+check "names: -E's list, escaped" \
+    shows "tach: $h: unreadable, sent as zeros: bytes 0-4095"
+
+# A terminfo entry whose cup, csr and setaf take strings: tach must not
+# pass numbers for them (it would crash); -c falls back, colour goes.
+mkdir "$WORK/ti"
+cat >"$WORK/hostile.src" <<'EOF'
+hostile|string parameters where numbers go,
+	am, colors#8, cols#100, lines#30,
+	cr=\r, cuu1=\E[A, el=\E[K, ed=\E[J, sc=\E7, rc=\E8, ind=\n,
+	cup=\E[%p1%s;%p2%sH, csr=\E[%p1%s;%p2%sr, setaf=\E[3%p1%sm, sgr0=\E[m,
+EOF
+if command -v tic >/dev/null && tic -o "$WORK/ti" "$WORK/hostile.src" 2>/dev/null; then
+	fresh
+	run "cat '$WORK/data' | TERMINFO='$WORK/ti' TERM=hostile '$TACH' -c -N hos -L 2m | TERMINFO='$WORK/ti' TERM=hostile '$TACH' -N hos2 >'$WORK/out'; echo rc=\$?"
+	check "hostile terminfo: exit 0" wait_for "rc=0"
+	check "hostile terminfo: data exact" cmp -s "$WORK/data" "$WORK/out"
+	check "hostile terminfo: a final line" wait_for "hos: "
+else
+	echo "skipped: no tic to build a terminfo entry (ncurses-bin)" >&2
+fi
+
+done_testing
