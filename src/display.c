@@ -51,10 +51,17 @@ format_extras(const struct display *d, struct render_state *s)
 
 	if (clock_gettime(CLOCK_REALTIME, &now) == 0)
 		s->wall = (double)now.tv_sec;
+	/*
+	 * A file's FIONREAD is all that is left of it: the buffer is full.
+	 * Where it says nothing (a disk, the input closed), nothing waits.
+	 */
+	s->waiting = 0;
 	if (ioctl(d->relay->in, FIONREAD, &queued) == 0 &&
 	    d->relay->bufsize > 0)
-		s->waiting = (int)((double)queued * 100 /
-		    (double)d->relay->bufsize + 0.5);
+		s->waiting = queued <= 0 ? 0 :
+		    (size_t)queued >= d->relay->bufsize ? 100 :
+		    (int)((double)queued * 100 / (double)d->relay->bufsize +
+		    0.5);
 }
 
 /* The line's state from the meters at transfer time t. */

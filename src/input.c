@@ -67,18 +67,23 @@ length_of(int fd, bool *known)
 	return (uint64_t)here < total ? total - (uint64_t)here : 0;
 }
 
+/*
+ * Reads len bytes, or up to the end, at offset at (-1: where the file
+ * is): one short read must not make an xz file look like gzip.
+ */
 static ssize_t
-read_fully(int fd, unsigned char *buf, size_t len)
+read_head(int fd, unsigned char *buf, size_t len, off_t at)
 {
 	size_t got = 0;
 	ssize_t n;
 
 	while (got < len) {
-		n = read(fd, buf + got, len - got);
+		n = at == -1 ? read(fd, buf + got, len - got) :
+		    pread(fd, buf + got, len - got, at + (off_t)got);
 		if (n == 0)
 			break;
 		if (n == -1) {
-			if (errno == EINTR)
+			if (errno == EINTR && signals_fatal() == 0)
 				continue;
 			return -1;
 		}
@@ -143,11 +148,10 @@ start_decompressor(struct input *in, const struct options *opts)
 	bool seekable = fstat(in->fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
 	    here != -1;
 
-	if (seekable)
-		len = pread(in->fd, head, sizeof(head), here);
-	else
-		len = read_fully(in->fd, head, sizeof(head));
+	len = read_head(in->fd, head, sizeof(head), seekable ? here : -1);
 	if (len == -1) {
+		if (signals_fatal() != 0)
+			signals_die(signals_fatal());
 		report_break();
 		err(1, "reading %s", text_safe(in->name));
 	}
@@ -159,6 +163,9 @@ start_decompressor(struct input *in, const struct options *opts)
 		in->feeder = start_feeder(in->fd, head, (size_t)len, feed, in,
 		    !opts->no_splice);
 		close(feed[1]);
+		/* the feeder has it now: one descriptor a file, not all */
+		if (in->fd != STDIN_FILENO)
+			close(in->fd);
 		from = feed[0];
 	} else if (opts->size < 0) {
 		in->size = length_of(in->fd, &in->size_known);
@@ -168,7 +175,8 @@ start_decompressor(struct input *in, const struct options *opts)
 	command_pipe(out);
 	in->decompressor = command_spawn(argv, from, out[1]);
 	close(out[1]);
-	if (from != in->fd)
+	/* the decompressor has it; the display keeps source for its offset */
+	if (from != in->source && from != STDIN_FILENO)
 		close(from);
 	in->fd = out[0];
 	if (in->decompressor == -1) {
@@ -214,6 +222,7 @@ input_open(struct input *in, const struct options *opts, const char *file)
 	in->name = "stdin";
 	in->source = -1;
 	in->decompressor = in->feeder = -1;
+	in->source_end = -1;
 	if (file != NULL) {
 		in->name = file;
 		/* a FIFO waits for its writer; the display's timer goes on */
@@ -288,6 +297,12 @@ input_close(struct input *in, bool stop)
 	int status = 0, fed = 0;
 
 	close(in->fd);
+	/* -z: the compressed file, its last position kept for the display */
+	if (in->source != -1 && in->source_end == -1) {
+		in->source_end = (int64_t)input_source_done(in);
+		if (in->source != STDIN_FILENO)
+			close(in->source);
+	}
 	if (stop && in->feeder != -1)
 		kill(in->feeder, SIGTERM);
 	if (stop && in->decompressor != -1)
@@ -316,13 +331,24 @@ input_close(struct input *in, bool stop)
 	if (WIFSIGNALED(status))
 		warnx("%s: %s", in->decompressor_name,
 		    strsignal(WTERMSIG(status)));
+	/* some fail without a word (lz4 on trailing bytes): name it */
+	if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+		report_break();
+		warnx("%s -dc (reading %s) exited with status %d",
+		    in->decompressor_name, text_safe(in->name),
+		    WEXITSTATUS(status));
+	}
 	return status;
 }
 
 uint64_t
 input_source_done(const struct input *in)
 {
-	off_t here = lseek(in->source, 0, SEEK_CUR);
+	off_t here;
+
+	if (in->source_end != -1)
+		return (uint64_t)in->source_end;
+	here = lseek(in->source, 0, SEEK_CUR);
 
 	return in->source_before + (here > in->source_start ?
 	    (uint64_t)(here - in->source_start) : 0);

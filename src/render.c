@@ -56,11 +56,12 @@ render_iec(double value, char *buf, size_t buflen)
 
 	if (!(value >= 0))
 		value = 0;
-	if (value < 1024) {
+	/* a value that would print as 1024 goes up a unit: 1.00 MiB */
+	if (value < 1023.5) {
 		snprintf(buf, buflen, "%.0f B", value);
 		return;
 	}
-	while (value >= 1024 && u < 5) {
+	while (value >= 1023.5 && u < 5) {
 		value /= 1024;
 		u++;
 	}

@@ -1,4 +1,5 @@
 /* Signal dispositions: handlers set flags, nothing more. */
+#include <sys/resource.h>
 #include <sys/time.h>
 
 #include <err.h>
@@ -109,6 +110,8 @@ signals_install(void)
 	catch_unless_ignored(SIGHUP);
 	/* the report comes at once, as dd's, even while a call is blocked */
 	catch(SIGUSR1, 0);
+	/* someone else's SIGALRM must not kill a copy (progress(1) goes on) */
+	catch_unless_ignored(SIGALRM);
 #ifdef HAVE_SIGINFO
 	catch(SIGINFO, 0);
 #endif
@@ -195,6 +198,10 @@ unblock(int sig)
 void
 signals_die(int sig)
 {
+	/* a child's SIGSEGV becomes tach's death, not a core of tach's */
+	const struct rlimit no_core = { 0, 0 };
+
+	(void)setrlimit(RLIMIT_CORE, &no_core);
 	signal(sig, SIG_DFL);
 	unblock(sig);
 	raise(sig);

@@ -25,6 +25,7 @@ struct input {
 	int		 source;	/* -z: the compressed input, else -1 */
 	off_t		 source_start;
 	uint64_t	 source_before;	/* -z: compressed bytes of earlier -f */
+	int64_t		 source_end;	/* -z: where source was closed, or -1 */
 	pid_t		 decompressor;	/* -1 if none */
 	const char	*decompressor_name;
 	pid_t		 feeder;	/* -z on a pipe: writes it to the decompressor */

@@ -68,6 +68,29 @@ columns(const char *s, const char *on, const char *off)
 	return cols;
 }
 
+/*
+ * An amount never prints as 1000 or more of a unit it could go up from
+ * (1024 KiB is 1.00 MiB), nor under 1 of a unit above the first.
+ */
+static void
+amounts(double value, bool lines)
+{
+	char buf[512], *unit;	/* DBL_MAX's 309 digits fit */
+	double shown;
+	bool top, first;
+
+	render_amount(value, lines, buf, sizeof(buf));
+	/* strtod, not scanf: "1.00E lines" is a number and a unit */
+	shown = strtod(buf, &unit);
+	unit += strspn(unit, " ");
+	if (unit == buf || shown < 0)
+		abort();
+	top = lines ? strncmp(unit, "E ", 2) == 0 : strcmp(unit, "EiB") == 0;
+	first = strcmp(unit, lines ? "lines" : "B") == 0;
+	if ((!top && shown >= (lines ? 1000 : 1024)) || (!first && shown < 1))
+		abort();
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -121,5 +144,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (caps.utf8 && !valid_utf8(line))
 		abort();
+	amounts(s.rate, s.lines);
 	return 0;
 }

@@ -369,6 +369,23 @@ units(void **state)
 	assert_string_equal(buf, "700 GiB");
 	render_iec(5.0 * (1ULL << 60), buf, sizeof(buf));
 	assert_string_equal(buf, "5.00 EiB");
+	/* what would round to 1024 of a unit is 1.00 of the next */
+	render_iec(1023.4, buf, sizeof(buf));
+	assert_string_equal(buf, "1023 B");
+	render_iec(1023.5, buf, sizeof(buf));
+	assert_string_equal(buf, "1.00 KiB");
+	render_iec(1048575, buf, sizeof(buf));
+	assert_string_equal(buf, "1.00 MiB");
+	render_iec(1073217536, buf, sizeof(buf));
+	assert_string_equal(buf, "1.00 GiB");
+	render_iec(1072693248, buf, sizeof(buf));	/* 1023 MiB */
+	assert_string_equal(buf, "1023 MiB");
+	render_amount(1048575, false, buf, sizeof(buf));
+	assert_string_equal(buf, "1.00 MiB");
+	render_amount(999499, true, buf, sizeof(buf));
+	assert_string_equal(buf, "999k lines");
+	render_amount(999500, true, buf, sizeof(buf));
+	assert_string_equal(buf, "1.00M lines");
 	render_duration(0, buf, sizeof(buf));
 	assert_string_equal(buf, "0:00:00");
 	render_duration(3723, buf, sizeof(buf));
