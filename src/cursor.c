@@ -16,12 +16,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "tach/cursor.h"
 #include "tach/pinrows.h"
+#include "tach/signals.h"
 
 /* Each terminal (by device number) has a range of lock bytes. */
 #define TERMINALS	4096
@@ -109,6 +112,23 @@ puts_(struct frame *f, const char *s)
 		put(f, s, strlen(s));
 }
 
+/*
+ * The janitor.  It hears how many rows are pinned after each layout, and
+ * JANITOR_DONE when the row is given back.  At an end of file without it,
+ * tach died holding the row: if no other instance is left, the rows are
+ * cleared and the scrolling region is the whole window again.
+ */
+#define JANITOR_DONE	255
+
+static void
+tell_janitor(const struct pin *p, unsigned char what)
+{
+	ssize_t n;
+
+	if (p->janitor != -1)	/* non-blocking: never waits on it */
+		n = write(p->janitor, &what, 1), (void)n;
+}
+
 /* The scrolling region from row top to row bottom (from 1). */
 static void
 region(struct frame *f, const struct terminal *t, int top, int bottom)
@@ -146,6 +166,117 @@ lay_out(struct frame *f, struct pin *p, const struct terminal *t, int height,
 		region(f, t, 1, height - pinned);
 	p->pinned = pinned;
 	p->height = height;
+	tell_janitor(p, (unsigned char)(pinned < JANITOR_DONE ? pinned :
+	    JANITOR_DONE - 1));
+}
+
+static void
+clean_up(const struct pin *p, const struct terminal *t, int pinned)
+{
+	struct frame f = { .len = 0 };
+	int rank, height = term_height(t);
+
+	if (!take(p, 100) || census(p, false, &rank) > 0)
+		return;		/* those left lay the rows out again */
+	region(&f, t, 1, height);
+	if (pinned > 0 && pinned < height) {
+		puts_(&f, t->sc);
+		puts_(&f, term_param(t->cup, height - pinned, 0));
+		puts_(&f, t->ed);
+		puts_(&f, t->rc);
+	}
+	term_write(t, f.buf, f.len);
+}
+
+static int	  main_argc;
+static char	**main_argv;
+
+void
+cursor_init(int argc, char *argv[])
+{
+	main_argc = argc;
+	main_argv = argv;
+}
+
+/* Not "tach -c ..." to ps and pgrep -f, but what it is. */
+static void
+janitor_title(void)
+{
+#ifdef LIBBSD_OVERLAY
+	extern char **environ;
+
+	/* libbsd moves argv to make room; its copies live until _exit */
+	setproctitle_init(main_argc, main_argv, environ);
+#endif
+#ifndef __APPLE__
+	setproctitle("janitor for -c of pid %ld", (long)getppid());
+#endif
+}
+
+static _Noreturn void
+janitor(int from, struct pin *p, struct terminal *t)
+{
+	unsigned char what;
+	int pinned = 0, null;
+	ssize_t n;
+
+	/* ^C, ^Z and kill %1 are for tach; the terminal is written anyway */
+	(void)setpgid(0, 0);
+	signals_reset_child();
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	signal(SIGTTOU, SIG_IGN);
+	/* no data descriptor may stay open here: readers wait for EOF */
+	/* above 4 first: either may be on 3 or 4 now */
+	if ((from = fcntl(from, F_DUPFD, 5)) == -1 ||
+	    (p->tty = fcntl(p->tty, F_DUPFD, 5)) == -1 ||
+	    dup2(from, 3) == -1 || dup2(p->tty, 4) == -1)
+		_exit(1);
+	if ((null = open("/dev/null", O_RDWR)) != -1)
+		for (int fd = 0; fd <= 2; fd++)
+			(void)dup2(null, fd);
+#ifdef __APPLE__
+	for (int fd = 5; fd < getdtablesize(); fd++)
+		(void)close(fd);
+#else
+	closefrom(5);
+#endif
+	p->tty = t->fd = 4;
+	janitor_title();
+	while ((n = read(3, &what, 1)) != 0) {
+		if (n == 1 && what == JANITOR_DONE)
+			_exit(0);
+		if (n == 1)
+			pinned = what;
+		else if (errno != EINTR)
+			break;
+	}
+	clean_up(p, t, pinned);
+	_exit(0);
+}
+
+/* Forks the janitor; its pipe's end in p->janitor, or -1. */
+static void
+hire_janitor(struct pin *p, const struct terminal *t)
+{
+	struct terminal copy = *t;
+	int fds[2];
+	pid_t pid;
+
+	p->janitor = -1;
+	if (pipe(fds) == -1)
+		return;
+	if ((pid = fork()) == 0) {
+		close(fds[1]);
+		janitor(fds[0], p, &copy);
+	}
+	close(fds[0]);
+	if (pid == -1 || fcntl(fds[1], F_SETFD, FD_CLOEXEC) == -1 ||
+	    fcntl(fds[1], F_SETFL, O_NONBLOCK) == -1) {
+		close(fds[1]);
+		return;
+	}
+	p->janitor = fds[1];
 }
 
 static bool
@@ -165,7 +296,7 @@ cursor_claim(struct pin *p, const struct terminal *t)
 	int before = p->slot;
 
 	memset(p, 0, sizeof(*p));
-	p->slot = -1;
+	p->slot = p->janitor = -1;
 	if (fstat(t->fd, &sb) == -1 ||
 	    (p->tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)) == -1) {
 		p->tty = -1;
@@ -186,8 +317,10 @@ cursor_claim(struct pin *p, const struct terminal *t)
 		return CURSOR_PLAIN;	/* its descriptor holds the line */
 	}
 	(void)lock(p, F_UNLCK, F_SETLK, CLAIM_BYTE);
-	if (p->slot != -1)
+	if (p->slot != -1) {
+		hire_janitor(p, t);
 		return CURSOR_PINNED;
+	}
 	close(p->tty);
 	p->tty = -1;
 	return CURSOR_NONE;
@@ -236,6 +369,8 @@ cursor_release(struct pin *p, const struct terminal *t, const char *line,
 		lay_out(&f, p, t, term_height(t),
 		    pinrows_kept(term_height(t), live));
 		term_write(t, f.buf, f.len);
+		tell_janitor(p, JANITOR_DONE);
+		close(p->janitor);
 	}
 	close(p->tty);		/* and every lock with it */
 	p->tty = -1;

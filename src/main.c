@@ -23,6 +23,7 @@
 
 #include "config.h"
 #include "tach/command.h"
+#include "tach/cursor.h"
 #include "tach/display.h"
 #include "tach/input.h"
 #include "tach/options.h"
@@ -309,6 +310,7 @@ main(int argc, char *argv[])
 	bool skipped;
 
 	standard_fds_open();
+	cursor_init(argc, argv);
 	setlocale(LC_ALL, "");
 	/* numbers (-i 0.5, JSON, --stats) in one form, whatever the locale */
 	setlocale(LC_NUMERIC, "C");

@@ -23,6 +23,7 @@ struct pin {
 	int	slot;		/* this instance's lock byte in that range */
 	int	pinned;		/* rows kept at the bottom when last laid out */
 	int	height;		/* the window's height then */
+	int	janitor;	/* tells the janitor the layout, or -1 */
 };
 
 enum cursor_claim {
@@ -31,6 +32,8 @@ enum cursor_claim {
 	CURSOR_NONE		/* another instance has the plain line */
 };
 
+/* Keeps main's arguments, which the janitor overwrites with its name. */
+void	cursor_init(int argc, char *argv[]);
 /*
  * Takes a line for this instance on the terminal t is on.  A terminal
  * without a scrolling region, cursor addressing and saved cursor has one
@@ -46,7 +49,10 @@ void	cursor_draw(struct pin *p, const struct terminal *t, const char *line,
 	    size_t len);
 /*
  * Gives the row back.  A line of len > 0 is written where the cursor is,
- * as text that scrolls with the rest.
+ * as text that scrolls with the rest.  A janitor, forked with each pinned
+ * row into a process group of its own, is told so; should tach die
+ * without giving the row back (kill -9), the janitor resets the scrolling
+ * region and clears the rows.
  */
 void	cursor_release(struct pin *p, const struct terminal *t,
 	    const char *line, size_t len);

@@ -53,6 +53,9 @@ check "stacked -c: one raw line left" once "raw: "
 check "stacked -c: one gz line left" once "gz: "
 check "stacked -c: no live line left over" [ "$(count ETA)$(count '<=>')" = 00 ]
 check "stacked -c: the archive is whole" tar tzf "$WORK/x.tgz" >/dev/null
+# (-[c]: a pattern that does not match the sh -c running pgrep itself)
+check "stacked -c: no janitor left" wait_until 60 sh -c \
+    "! pgrep -f 'janitor for -[c] of pid' >/dev/null"
 
 # Six warnings written to stderr while two -c bars are up are all kept.
 fresh
@@ -78,10 +81,10 @@ open_gate
 check "typed ahead: the shell ran it" wait_for "typed ahead 42"
 lacks "typed ahead: no cursor query written" "$WORK/trace" \
     '\\x1b\[6n'
-# reads of the descriptor that openat gave for /dev/tty, after it did
+# reads, by the process that opened /dev/tty, of that descriptor
 tty_reads() {
-	awk '/openat\(.*"\/dev\/tty"/ { fd = $NF } fd != "" &&
-	    index($0, "read(" fd ", ") { n++ } END { exit n > 0 }' "$1"
+	awk '/openat\(.*"\/dev\/tty"/ { fd[$1] = $NF } ($1 in fd) &&
+	    index($0, "read(" fd[$1] ", ") { n++ } END { exit n > 0 }' "$1"
 }
 check "typed ahead: /dev/tty opened (for the locks)" grep -q '"/dev/tty"' "$WORK/trace"
 check "typed ahead: nothing read from it" tty_reads "$WORK/trace"
@@ -158,6 +161,24 @@ check "cursor: shown while drawing" [ "$(cursor)" = 1 ]
 pkill -KILL -f -- "-N k9"
 check "cursor: shown after kill -9" wait_until 60 sh -c "[ \"\$(tmux -L '$sock' display-message -p '#{cursor_flag}')\" = 1 ]"
 tmx send-keys C-c
+
+# kill -9 of a -c instance: its janitor resets the scrolling region and
+# clears the row, so the shell has the whole window again.
+fresh
+run "sleep 600 | '$TACH' -c -N k9c -l 1000"
+wait_for "k9c:   0%"
+check "-c: a janitor, named as one" wait_until 60 pgrep -f "janitor for -[c] of pid" >/dev/null
+check "-c: kill -9" pkill -KILL -f -- "^$TACH -c -N k9c"
+tmx send-keys C-c
+wait_until 60 prompt_last
+run "clear; seq 1 60"
+last_row() { [ "$(tmx capture-pane -p | tail -n 1)" = '$' ]; }
+check "kill -9: the prompt on the last row again" wait_until 60 last_row
+check "kill -9: the row above it is the output's" sh -c \
+    "[ \"\$(tmux -L '$sock' capture-pane -p | tail -n 2 | head -n 1)\" = 60 ]"
+check "kill -9: no stale line" sh -c "! tmux -L '$sock' capture-pane -p | grep -q k9c"
+check "kill -9: the janitor is gone" wait_until 60 sh -c \
+    "! pgrep -f 'janitor for -[c] of pid' >/dev/null"
 
 # TERM=dumb: -c falls back to the plain line, for one instance only, and
 # no escape sequence at all is written.
