@@ -400,8 +400,10 @@ token_text(const struct render_state *s, enum token t, char *buf,
 		if (s->eta >= 0 && s->eta < 366 * 86400.0 && !s->final &&
 		    s->wall > 0 && s->wall < 1e11) {
 			when = (time_t)(s->wall + ceil(s->eta));
+			/* past six hours the day matters too, as pv says */
 			if (localtime_r(&when, &tm) != NULL &&
-			    strftime(buf, len, "FIN %H:%M:%S", &tm) > 0)
+			    strftime(buf, len, s->eta > 6 * 3600.0 ?
+			    "FIN %Y-%m-%d %H:%M:%S" : "FIN %H:%M:%S", &tm) > 0)
 				break;
 		}
 		snprintf(buf, len, "FIN --:--:--");

@@ -243,7 +243,8 @@ report_message(const char *fmt, ...)
 
 /*
  * The last line is the real percentage: 100 only if the size was reached
- * (an empty input has reached its size of 0).
+ * (an empty input has reached its size of 0), and never more, for dialog
+ * --gauge: input beyond a -l that was too small stays at 100.
  */
 void
 report_numeric(const struct report_line *l)
@@ -252,7 +253,7 @@ report_numeric(const struct report_line *l)
 
 	if (l->numeric_fd)
 		fprintf(stderr, "%d ", l->fd);
-	if (s->size == 0 && !(l->size_known && s->final))
+	if (s->size == 0 && !l->size_known)
 		fprintf(stderr, "%llu\n", (unsigned long long)s->bytes);
 	else if (s->done >= s->size)
 		fprintf(stderr, "100\n");
@@ -286,7 +287,8 @@ report_json(const struct report_line *l)
 		    (unsigned long long)s->bytes);
 	fprintf(stderr, "\"rate\":%.1f,\"average\":%.1f", s->rate,
 	    s->average);
-	if (s->size > 0 || (l->size_known && s->final))
+	/* an empty file's size, 0, is known from the start */
+	if (s->size > 0 || l->size_known)
 		fprintf(stderr, ",\"size\":%llu,\"percent\":%.2f",
 		    (unsigned long long)s->size, s->done >= s->size ? 100.0 :
 		    (double)s->done * 100 / (double)s->size);

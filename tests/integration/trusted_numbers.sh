@@ -15,6 +15,22 @@ lacks "%T from a file: 0 to 100" "$WORK/pct" '^(-|[0-9]{4,}|[2-9][0-9][0-9]|1[1-
 tr '\r' '\n' <"$WORK/err" | grep -o '[0-9-]*%' >"$WORK/pct"
 lacks "%T from a redirected file: 0 to 100" "$WORK/pct" '^(-|[0-9]{4,}|[2-9][0-9][0-9]|1[1-9][0-9]|10[1-9])'
 
+# JSON for an empty file: its size, 0, is known from the first object.
+: >"$WORK/empty"
+"$TACH" --format json -f "$WORK/empty" 2>"$WORK/json" >/dev/null
+check "JSON, empty file: objects written" [ -s "$WORK/json" ]
+lacks "JSON, empty file: never a null size" "$WORK/json" '"size":null'
+check "JSON, empty file: the last is 100%" sh -c \
+    "tail -n 1 '$WORK/json' | grep -q '\"size\":0,\"percent\":100.00'"
+
+# -n: the last line is the real percentage and never above 100 (dialog
+# --gauge reads it), even past a -l that was too small.
+head -c 100 "$WORK/data" | "$TACH" -n -l 50 2>"$WORK/n" >/dev/null
+check "-n past -l: ends at 100" [ "$(tail -n 1 "$WORK/n")" = 100 ]
+lacks "-n past -l: never above 100" "$WORK/n" '^([2-9][0-9][0-9]|1[0-9][1-9]|1[1-9][0-9]|[0-9]{4,})$'
+head -c 100 "$WORK/data" | "$TACH" -n -l 200 2>"$WORK/n" >/dev/null
+check "-n short input: ends at its real 50" [ "$(tail -n 1 "$WORK/n")" = 50 ]
+
 # -z over many files: each compressed file is closed when its
 # decompressor is done, so 100 files fit in 40 descriptors.
 if command -v gzip >/dev/null; then

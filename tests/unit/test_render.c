@@ -253,6 +253,14 @@ format_strings(void **state)
 	s.wall = 3600;
 	render_format(&s, "%I", 14, &ascii, line, sizeof(line));
 	assert_string_equal(line, "FIN 01:00:05 ");
+	/* more than six hours away: the date too; the ETA counts days */
+	s.eta = 2 * 86400 + 5;
+	render_format(&s, "%I %e", 41, &ascii, line, sizeof(line));
+	assert_string_equal(line, "FIN 1970-01-03 01:00:05 ETA 2d 00:00:05 ");
+	s.eta = 6 * 3600;
+	render_format(&s, "%I", 14, &ascii, line, sizeof(line));
+	assert_string_equal(line, "FIN 07:00:00 ");
+	s.eta = 5;
 	s.final = true;
 	render_format(&s, "%I %e", 26, &ascii, line, sizeof(line));
 	assert_string_equal(line, "FIN --:--:-- ETA -:--:-- ");
