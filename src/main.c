@@ -172,13 +172,19 @@ report_skipped(struct relay *r, const struct options *opts)
 {
 	bool any = r->nskipped > 0;
 
-	for (size_t i = 0; i < r->nskipped; i++)
+	for (size_t i = 0; i < r->nskipped; i++) {
+		const struct relay_skip *s = &r->skipped[i];
+
 		warnx("%s: unreadable, sent as zeros: bytes %llu-%llu (%llu)",
-		    text_safe(opts->nfiles > 0 ?
-		    opts->files[r->skipped[i].part] : "stdin"), (unsigned long long)r->skipped[i].offset,
-		    (unsigned long long)(r->skipped[i].offset +
-		    r->skipped[i].length - 1),
-		    (unsigned long long)r->skipped[i].length);
+		    text_safe(opts->nfiles > 0 ? opts->files[s->part] :
+		    "stdin"), (unsigned long long)s->offset,
+		    (unsigned long long)(s->offset + s->length - 1),
+		    (unsigned long long)s->length);
+	}
+	if (any)
+		warnx("rescued %llu of %llu bytes; %llu unreadable, sent as "
+		    "zeros", (unsigned long long)(r->bytes - r->lost),
+		    (unsigned long long)r->bytes, (unsigned long long)r->lost);
 	relay_free_skipped(r);
 	return any;
 }

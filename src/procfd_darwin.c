@@ -16,14 +16,23 @@
 #include "tach/procfd.h"
 
 static int
-process_state(pid_t pid)
+process_state(pid_t pid, uint64_t *started)
 {
 	struct proc_bsdinfo bi;
 
 	if (proc_pidinfo(pid, PROC_PIDTBSDINFO, 0, &bi, sizeof(bi)) !=
 	    (int)sizeof(bi))
 		return errno == EPERM || errno == EACCES ? errno : ESRCH;
+	if (started != NULL)
+		*started = (uint64_t)bi.pbi_start_tvsec * 1000000 +
+		    (uint64_t)bi.pbi_start_tvusec;
 	return bi.pbi_status == SZOMB ? ESRCH : 0;
+}
+
+int
+procfd_started(pid_t pid, uint64_t *started)
+{
+	return process_state(pid, started);
 }
 
 /* Adds fd if it is a file or disk: 0, or an errno. */
@@ -64,7 +73,7 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 
 	*files = NULL;
 	*n = 0;
-	if ((error = process_state(pid)) != 0)
+	if ((error = process_state(pid, NULL)) != 0)
 		return error;
 	if (fd >= 0)
 		return procfd_end(files, n, add(pid, fd, files, n, &room));

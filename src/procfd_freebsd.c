@@ -17,7 +17,7 @@
 #include "tach/procfd.h"
 
 static int
-process_state(pid_t pid)
+process_state(pid_t pid, uint64_t *started)
 {
 	struct kinfo_proc *kp;
 	int error = 0;
@@ -26,8 +26,17 @@ process_state(pid_t pid)
 		return errno != 0 ? errno : ESRCH;
 	if (kp->ki_stat == SZOMB)
 		error = ESRCH;
+	if (started != NULL)
+		*started = (uint64_t)kp->ki_start.tv_sec * 1000000 +
+		    (uint64_t)kp->ki_start.tv_usec;
 	free(kp);
 	return error;
+}
+
+int
+procfd_started(pid_t pid, uint64_t *started)
+{
+	return process_state(pid, started);
 }
 
 int
@@ -41,7 +50,7 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 
 	*files = NULL;
 	*n = 0;
-	if ((error = process_state(pid)) != 0)
+	if ((error = process_state(pid, NULL)) != 0)
 		return error;
 	if ((kf = kinfo_getfile(pid, &count)) == NULL)
 		return errno != 0 ? errno : ESRCH;

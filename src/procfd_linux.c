@@ -16,48 +16,51 @@
 #include <unistd.h>
 
 #include "tach/procfd.h"
+#include "tach/procparse.h"
 
-/* ESRCH for a process that is gone or a zombie, whose files are closed. */
-static int
-process_state(pid_t pid)
+/* A small /proc file's text, NUL-terminated; false if it cannot be read. */
+static bool
+slurp(const char *path, char *buf, size_t len, int *error)
 {
-	char path[64], buf[512], *paren;
 	FILE *f;
-	size_t len;
+	size_t got;
+
+	if ((f = fopen(path, "re")) == NULL) {
+		*error = errno;
+		return false;
+	}
+	got = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[got] = '\0';
+	return true;
+}
+
+/*
+ * ESRCH for a process that is gone or a zombie, whose files are closed;
+ * its start time in *started unless it is NULL.
+ */
+static int
+process_state(pid_t pid, uint64_t *started)
+{
+	char path[64], buf[1024];
+	int error;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if ((f = fopen(path, "re")) == NULL)
-		return errno == ENOENT ? ESRCH : errno;
-	len = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[len] = '\0';
-	/* the state follows the command name, which may hold ") " itself */
-	if ((paren = strrchr(buf, ')')) == NULL || paren[1] == '\0')
-		return ESRCH;
-	return paren[2] == 'Z' || paren[2] == 'X' ? ESRCH : 0;
+	if (!slurp(path, buf, sizeof(buf), &error))
+		return error == ENOENT ? ESRCH : error;
+	return procparse_stat(buf, started);
 }
 
 /* fdinfo's "pos:" and "flags:" lines; false if the fd was closed. */
 static bool
 fdinfo(pid_t pid, int fd, uint64_t *pos, int *flags)
 {
-	char path[64], line[256];
-	unsigned long long p = 0;
-	unsigned int fl = 0;
-	FILE *f;
+	char path[64], buf[4096];
+	int error;
 
 	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", (int)pid, fd);
-	if ((f = fopen(path, "re")) == NULL)
-		return false;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		if (sscanf(line, "pos: %llu", &p) == 1)
-			continue;
-		(void)sscanf(line, "flags: %o", &fl);
-	}
-	fclose(f);
-	*pos = p;
-	*flags = (int)fl;
-	return true;
+	return slurp(path, buf, sizeof(buf), &error) &&
+	    procparse_fdinfo(buf, pos, flags);
 }
 
 /* A block device's size in bytes, from sysfs; 0 if it cannot be told. */
@@ -127,12 +130,12 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 
 	*files = NULL;
 	*n = 0;
-	if ((error = process_state(pid)) != 0)
+	if ((error = process_state(pid, NULL)) != 0)
 		return error;
 	if (fd >= 0) {
 		error = add(pid, fd, files, n, &room);
 		/* a process that exits takes its descriptors along */
-		if (error == EBADF && process_state(pid) != 0)
+		if (error == EBADF && process_state(pid, NULL) != 0)
 			error = ESRCH;
 		return procfd_end(files, n, error);
 	}
@@ -149,4 +152,10 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 	}
 	closedir(dir);
 	return procfd_end(files, n, error);
+}
+
+int
+procfd_started(pid_t pid, uint64_t *started)
+{
+	return process_state(pid, started);
 }

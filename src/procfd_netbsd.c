@@ -20,7 +20,7 @@
 #include "tach/procfd.h"
 
 static int
-process_state(pid_t pid)
+process_state(pid_t pid, uint64_t *started)
 {
 	int mib[6] = { CTL_KERN, KERN_PROC2, KERN_PROC_PID, pid,
 	    (int)sizeof(struct kinfo_proc2), 1 };
@@ -31,7 +31,16 @@ process_state(pid_t pid)
 		return errno;
 	if (len == 0)
 		return ESRCH;
+	if (started != NULL)
+		*started = (uint64_t)kp.p_ustart_sec * 1000000 +
+		    (uint64_t)kp.p_ustart_usec;
 	return kp.p_stat == LSZOMB ? ESRCH : 0;
+}
+
+int
+procfd_started(pid_t pid, uint64_t *started)
+{
+	return process_state(pid, started);
 }
 
 static char *
@@ -61,7 +70,7 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 
 	*files = NULL;
 	*n = 0;
-	if ((error = process_state(pid)) != 0)
+	if ((error = process_state(pid, NULL)) != 0)
 		return error;
 	/* the table may grow between the two calls: ask with room to spare */
 	if (sysctl(mib, 6, NULL, &len, NULL, 0) == -1)

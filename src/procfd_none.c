@@ -12,3 +12,11 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 	*n = 0;
 	return ENOSYS;
 }
+
+int
+procfd_started(pid_t pid, uint64_t *started)
+{
+	(void)pid;
+	*started = 0;
+	return ENOSYS;
+}

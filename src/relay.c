@@ -2,6 +2,7 @@
  * The transfer engine's portable part: buffer sizing, waiting, and the
  * read/write loop that every system has and every other tier falls back to.
  */
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 
 #include <err.h>
@@ -11,6 +12,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "config.h"
+#ifdef HAVE_LINUX_FS_H
+#include <linux/fs.h>		/* BLKSSZGET */
+#endif
 
 #include "tach/clock.h"
 #include "tach/records.h"
@@ -306,57 +312,91 @@ relay_write(struct relay *r, const void *data, size_t len)
 	return RELAY_EOF;
 }
 
+/* The smallest piece a read can fail in: the disk's logical block. */
+static size_t
+logical_block(int fd, const struct stat *sb)
+{
+#ifdef BLKSSZGET
+	int size;
+
+	if (S_ISBLK(sb->st_mode) && ioctl(fd, BLKSSZGET, &size) == 0 &&
+	    size >= 512)
+		return (size_t)size;
+#endif
+	(void)fd;
+	(void)sb;
+	return 512;
+}
+
+/* -E: len bytes at offset at of the input were sent as zeros. */
+static void
+note_skipped(struct relay *r, uint64_t at, size_t len)
+{
+	struct relay_skip *s;
+
+	r->lost += len;
+	s = r->nskipped > 0 ? &r->skipped[r->nskipped - 1] : NULL;
+	if (s != NULL && s->part == r->part && s->offset + s->length == at) {
+		s->length += len;	/* the bad stretch goes on */
+		return;
+	}
+	if ((s = realloc(r->skipped, (r->nskipped + 1) * sizeof(*s))) == NULL)
+		err(1, "skipped ranges");
+	r->skipped = s;
+	r->skipped[r->nskipped++] = (struct relay_skip){ r->part, at, len };
+}
+
 /*
- * -E: the read at the input's offset failed.  On a file or block device,
- * the block there is written as zeros, so every later byte keeps its
- * offset, and reading goes on after it.  Returns 1 to go on, 0 when the
- * input cannot be skipped over (a pipe): the error stands, -1 when the
- * transfer ends with *end (the input's end reached, or a write's end).
+ * -E: a read of span bytes at the input's offset failed.  On a file or
+ * block device the span is read again a logical block at a time, as
+ * ddrescue splits: what reads is sent, what fails is sent as zeros (and
+ * listed), so every later byte keeps its offset and only the unreadable
+ * bytes are lost; then reading goes on after the span.  Returns 1 to go
+ * on, 0 when the input cannot be read by offset (a pipe: the error
+ * stands), -1 when the transfer ends with *end.
  */
 static int
-skip_block(struct relay *r, enum relay_end *end)
+rescue(struct relay *r, size_t span, enum relay_end *end)
 {
 	struct stat sb;
 	off_t at, size;
-	size_t blk, len;
-	struct relay_skip *s;
+	size_t unit, piece, used, done = 0;
+	ssize_t n;
 
 	if (fstat(r->in, &sb) == -1 || !(S_ISREG(sb.st_mode) ||
 	    S_ISBLK(sb.st_mode)) || (at = lseek(r->in, 0, SEEK_CUR)) == -1 ||
 	    (size = lseek(r->in, 0, SEEK_END)) == -1 ||
 	    lseek(r->in, at, SEEK_SET) == -1)
 		return 0;
-	if (at >= size) {
-		*end = RELAY_EOF;	/* nothing is left to be unreadable */
-		return -1;
+	unit = logical_block(r->in, &sb);
+	if ((off_t)span > size - at)
+		span = (size_t)(size - at);
+	while (done < span && !relay_reached(r)) {
+		piece = unit - (size_t)((at + (off_t)done) % (off_t)unit);
+		if (piece > span - done)
+			piece = span - done;
+		if (r->stop_at > 0 && r->separator == -1 &&
+		    piece > r->stop_at - r->bytes)
+			piece = (size_t)(r->stop_at - r->bytes);  /* -S holds */
+		if ((n = pread(r->in, r->buf, piece, at + (off_t)done)) == -1 &&
+		    errno == EINTR) {
+			if (relay_retry(r, errno, true, end) == -1)
+				return -1;
+			continue;
+		}
+		if (n == 0)
+			break;		/* it ended sooner: the loop sees it */
+		if (n == -1)
+			memset(r->buf, 0, piece);
+		used = relay_records_allowed(r, r->buf, n == -1 ? piece :
+		    (size_t)n);
+		if (n == -1)
+			note_skipped(r, (uint64_t)(at + (off_t)done), used);
+		if ((*end = relay_write(r, r->buf, used)) != RELAY_EOF)
+			return -1;
+		done += used;
 	}
-	blk = sb.st_blksize >= 512 ? (size_t)sb.st_blksize : 512;
-	if (blk > r->bufsize)
-		blk = r->bufsize;
-	len = blk - (size_t)(at % (off_t)blk);	/* to the block's end */
-	if ((off_t)len > size - at)
-		len = (size_t)(size - at);
-	if (r->stop_at > 0 && r->separator == -1 &&
-	    len > r->stop_at - r->bytes)
-		len = (size_t)(r->stop_at - r->bytes);	/* -S holds */
-	memset(r->buf, 0, len);
-	len = relay_records_allowed(r, r->buf, len);	/* -S in records */
-	if ((*end = relay_write(r, r->buf, len)) != RELAY_EOF)
-		return -1;
-	if (lseek(r->in, at + (off_t)len, SEEK_SET) == -1)
-		return 0;
-	s = r->nskipped > 0 ? &r->skipped[r->nskipped - 1] : NULL;
-	if (s != NULL && s->part == r->part &&
-	    s->offset + s->length == (uint64_t)at) {
-		s->length += len;	/* the bad stretch goes on */
-		return 1;
-	}
-	if ((s = realloc(r->skipped, (r->nskipped + 1) * sizeof(*s))) == NULL)
-		err(1, "skipped ranges");
-	r->skipped = s;
-	r->skipped[r->nskipped++] = (struct relay_skip){ r->part,
-	    (uint64_t)at, len };
-	return 1;
+	return lseek(r->in, at + (off_t)done, SEEK_SET) == -1 ? 0 : 1;
 }
 
 /* Whatever is read is written at once, so interactive streams stay live. */
@@ -390,7 +430,7 @@ copy_loop(struct relay *r)
 			return end;
 		}
 		r->error = errno;
-		switch (r->skip_errors ? skip_block(r, &end) : 0) {
+		switch (r->skip_errors ? rescue(r, len, &end) : 0) {
 		case 1:
 			continue;
 		case -1:

@@ -301,6 +301,9 @@ report_json(const struct report_line *l)
 	fprintf(stderr, ",\"final\":%s", s->final ? "true" : "false");
 	if (s->final && l->result != NULL)
 		fprintf(stderr, ",\"result\":\"%s\"", l->result);
+	/* -d: what it read after the one sample it showed in is unknown */
+	if (l->between_samples)
+		fputs(",\"between_samples\":true", stderr);
 	fputs("}\n", stderr);
 }
 

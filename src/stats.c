@@ -1,4 +1,7 @@
-/* Summary statistics over a growing array of weighted samples. */
+/*
+ * Summary statistics: exact running sums (Welford's, weighted) and a
+ * bounded set of samples for the median.
+ */
 #include <err.h>
 #include <math.h>
 #include <stdlib.h>
@@ -6,11 +9,39 @@
 
 #include "tach/stats.h"
 
+static int by_value(const void *, const void *);
+
+/*
+ * Full: sorted, each pair of neighbours becomes one sample of their
+ * weighted mean and summed weight, so the median moves little.
+ */
+static void
+halve(struct stats *s)
+{
+	size_t i, j;
+
+	qsort(s->samples, s->kept, sizeof(*s->samples), by_value);
+	for (i = j = 0; i + 1 < s->kept; i += 2, j++) {
+		struct stats_sample *a = &s->samples[i], *b = &s->samples[i + 1];
+		double w = a->weight + b->weight;
+
+		s->samples[j] = (struct stats_sample){ (a->value * a->weight +
+		    b->value * b->weight) / w, w };
+	}
+	if (i < s->kept)
+		s->samples[j++] = s->samples[i];
+	s->kept = j;
+}
+
 void
 stats_add(struct stats *s, double value, double weight)
 {
-	if (s->count == s->room) {
-		size_t room = s->room == 0 ? 256 : s->room * 2;
+	double before = s->mean;
+
+	if (s->kept == STATS_KEPT)
+		halve(s);
+	if (s->kept == s->room) {
+		size_t room = s->room == 0 ? 16 : s->room * 2;
 		struct stats_sample *v = realloc(s->samples,
 		    room * sizeof(*v));
 
@@ -19,8 +50,13 @@ stats_add(struct stats *s, double value, double weight)
 		s->samples = v;
 		s->room = room;
 	}
-	s->samples[s->count++] = (struct stats_sample){ value, weight };
+	s->samples[s->kept++] = (struct stats_sample){ value, weight };
+	s->min = s->count == 0 || value < s->min ? value : s->min;
+	s->max = s->count == 0 || value > s->max ? value : s->max;
+	s->count++;
 	s->weight += weight;
+	s->mean += weight / s->weight * (value - before);
+	s->squares += weight * (value - before) * (value - s->mean);
 }
 
 static int
@@ -52,26 +88,19 @@ median(const struct stats_sample *v, size_t n, double total)
 void
 stats_summary(struct stats *s, struct stats_summary *out)
 {
-	size_t n = s->count, i;
-	double sum = 0, squares = 0, w = s->weight;
+	double w = s->weight;
 
 	memset(out, 0, sizeof(*out));
-	if (n == 0 || w <= 0)
+	if (s->count == 0 || w <= 0)
 		return;
-	qsort(s->samples, n, sizeof(*s->samples), by_value);
-	for (i = 0; i < n; i++)
-		sum += s->samples[i].value * s->samples[i].weight;
-	out->count = n;
-	out->min = s->samples[0].value;
-	out->max = s->samples[n - 1].value;
-	out->mean = sum / w;
-	out->median = median(s->samples, n, w);
-	for (i = 0; i < n; i++)
-		squares += s->samples[i].weight *
-		    (s->samples[i].value - out->mean) *
-		    (s->samples[i].value - out->mean);
+	qsort(s->samples, s->kept, sizeof(*s->samples), by_value);
+	out->count = s->count;
+	out->min = s->min;
+	out->max = s->max;
+	out->mean = s->mean;
+	out->median = median(s->samples, s->kept, w);
 	/* frequency weights: n - 1 becomes the total weight less one */
-	out->stddev = w > 1 ? sqrt(squares / (w - 1)) : 0;
+	out->stddev = w > 1 && s->squares > 0 ? sqrt(s->squares / (w - 1)) : 0;
 }
 
 void

@@ -1,6 +1,7 @@
 /* terminfo capabilities, expanded once, written with one write(2) a frame. */
 #include <sys/ioctl.h>
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -45,22 +46,54 @@ verbatim(char *dst, const char *cap)
 		strcpy(dst, cap);
 }
 
+/*
+ * Whether every % sequence of cap, read as terminfo reads it, takes or
+ * prints numbers only.  %s and %l read a parameter as a string, and our
+ * numbers would be read as pointers; a sequence not known is refused too.
+ */
+static bool
+numeric_only(const char *cap)
+{
+	const char *s = cap;
+
+	while ((s = strchr(s, '%')) != NULL) {
+		s++;
+		if (*s == '\0')
+			return true;
+		if (strchr("%i+-*/m&|^=><AO!~?te;", *s) != NULL) {
+			s++;
+		} else if (*s == 'p') {		/* %p1 to %p9 */
+			if (s[1] < '1' || s[1] > '9')
+				return false;
+			s += 2;
+		} else if (*s == 'P' || *s == 'g') {	/* a variable, a-z A-Z */
+			if (!isalpha((unsigned char)s[1]))
+				return false;
+			s += 2;
+		} else if (*s == '{') {		/* %{digits} exactly */
+			s += 1 + strspn(s + 1, "0123456789");
+			if (*s++ != '}')
+				return false;
+		} else if (*s == '\'') {	/* %'c' */
+			if (s[1] == '\0' || s[2] != '\'')
+				return false;
+			s += 3;
+		} else {	/* printf's [:][flags][width][.precision]conv */
+			s += *s == ':';
+			s += strspn(s, "-+# 0123456789.");
+			if (*s == '\0' || strchr("doxXc", *s) == NULL)
+				return false;
+			s++;
+		}
+	}
+	return true;
+}
+
 const char *
 term_param(const char *cap, int p1, int p2)
 {
-	const char *s;
-
-	/* %s and %l read a parameter as a string: our numbers would crash */
-	for (s = cap; (s = strchr(s, '%')) != NULL;) {
-		if (*++s == '%') {
-			s++;
-			continue;
-		}
-		s += *s == ':';
-		s += strspn(s, "-+# .0123456789");
-		if (*s == 's' || *s == 'l')
-			return NULL;
-	}
+	if (!numeric_only(cap))
+		return NULL;
 #ifdef HAVE_TIPARM
 	return tiparm(cap, p1, p2);
 #else	/* macOS's ncurses 5.7: tparm takes nine, and a char * */

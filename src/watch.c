@@ -24,6 +24,7 @@
 #include "tach/stats.h"
 #include "tach/text.h"
 #include "tach/watch.h"
+#include "tach/watchmatch.h"
 
 /* A file seen in the process, followed from the sample it first showed in. */
 struct watched {
@@ -34,6 +35,8 @@ struct watched {
 	struct meter		 meter;		/* offset - first, since then */
 	struct stats_intervals	 rates;		/* --stats */
 	bool			 present;	/* in the latest sample */
+	bool			 grown;		/* its size grew: no known end */
+	unsigned		 samples;	/* how many it showed in */
 };
 
 struct watch {
@@ -42,6 +45,9 @@ struct watch {
 	struct watched		*files;
 	size_t			 n, room;
 	struct render_state	*lines;		/* the block, one a file */
+	uint64_t		 started;	/* the process's start time */
+	bool			 start_known;
+	bool			 told_none;	/* "no file open" said */
 	double			 origin;
 	unsigned		 phase;
 	struct reporter		 out;
@@ -61,11 +67,14 @@ moved(const struct watched *w)
 	return w->file.offset - w->first;
 }
 
-/* Its size, unless it is being written: then the end is not known. */
+/*
+ * Its size, unless it is being written or has grown (rsync's temporary
+ * file, a database): then the end is not known.
+ */
 static uint64_t
 size_of(const struct watched *w)
 {
-	return w->file.writing ? 0 : w->file.size;
+	return w->file.writing || w->grown ? 0 : w->file.size;
 }
 
 static void
@@ -108,6 +117,13 @@ print_stats(struct watch *ws, struct watched *w, double now)
 {
 	char who[4 * PATH_MAX + 32], at[32];
 
+	/* seen once, then gone: what it read after that was never seen */
+	if (w->samples < 2) {
+		report_message("%s: read between samples, at %llu when seen: "
+		    "not measured", whose(w, who, sizeof(who)),
+		    (unsigned long long)w->file.offset);
+		return;
+	}
 	report_break();
 	snprintf(at, sizeof(at), "at %llu", (unsigned long long)w->file.offset);
 	report_moved(whose(w, who, sizeof(who)), moved(w), false,
@@ -143,6 +159,7 @@ emit(struct watch *ws, struct watched *w, double now, enum end end)
 	l.fd = w->file.fd;
 	l.path = w->file.path;
 	l.numeric_fd = ws->opts->watch_fd < 0;
+	l.between_samples = end != END_NONE && w->samples < 2;
 	if (ws->opts->numeric)
 		report_numeric(&l);
 	if (ws->opts->json)
@@ -180,6 +197,7 @@ start(struct watch *ws, struct watched *w, const struct procfd_file *f,
 	w->rates.last_t = now;
 	w->first = f->offset;
 	w->present = true;
+	w->samples = 1;
 	meter_init(&w->meter);
 }
 
@@ -208,19 +226,100 @@ by_fd(const void *a, const void *b)
 }
 
 /*
- * Takes a sample and matches it with the files seen: new files join,
- * closed ones are reported and dropped.  Returns procfd's error.
+ * The PID still names the process first seen: one that exited and whose
+ * PID went to another has another start time.
  */
+static bool
+same_process(struct watch *ws)
+{
+	uint64_t started;
+	int error = procfd_started(ws->pid, &started);
+
+	if (error == ENOSYS || (error == 0 && !ws->start_known)) {
+		ws->started = started;
+		ws->start_known = error == 0;
+		return true;
+	}
+	return error == 0 && started == ws->started;
+}
+
+/* A file seen before, seen again now: its position and state follow. */
+static void
+carry_on(struct watched *w, struct procfd_file *f, double now)
+{
+	free(w->file.path);
+	/* a seek back starts the count again */
+	if (f->offset < w->file.offset) {
+		w->first = f->offset;
+		meter_init(&w->meter);
+		w->since = w->rates.last_t = now;
+		w->rates.last_count = 0;
+	}
+	w->grown |= f->size > w->file.size;
+	w->file = *f;
+	f->path = NULL;		/* the watched file owns it */
+	w->present = true;
+	w->samples++;
+	meter_update(&w->meter, now - w->since, moved(w));
+}
+
+/* Matches a sample's files with those seen: new ones join, gone ones go. */
+static void
+merge(struct watch *ws, struct procfd_file *got, size_t n, double now)
+{
+	struct watchmatch_key *old, *cur;
+	long *which;
+	bool *kept;
+	size_t had = ws->n;
+
+	old = calloc(had + 1, sizeof(*old));
+	cur = calloc(n + 1, sizeof(*cur));
+	which = calloc(n + 1, sizeof(*which));
+	kept = calloc(had + 1, sizeof(*kept));
+	if (old == NULL || cur == NULL || which == NULL || kept == NULL)
+		err(1, "file list");
+	for (size_t j = 0; j < had; j++)
+		old[j] = (struct watchmatch_key){ ws->files[j].file.fd,
+		    ws->files[j].file.dev, ws->files[j].file.ino };
+	for (size_t i = 0; i < n; i++)
+		cur[i] = (struct watchmatch_key){ got[i].fd, got[i].dev,
+		    got[i].ino };
+	watchmatch(old, had, cur, n, which, kept);
+	for (size_t j = 0; j < had; j++)
+		ws->files[j].present = kept[j];
+	for (size_t i = 0; i < n; i++) {
+		if (which[i] >= 0 && (size_t)which[i] < had) {
+			carry_on(&ws->files[which[i]], &got[i], now);
+			continue;
+		}
+		if (ws->n == ws->room)
+			grow(ws);
+		start(ws, &ws->files[ws->n++], &got[i], now);
+		got[i].path = NULL;	/* the watched file owns it */
+	}
+	free(old);
+	free(cur);
+	free(which);
+	free(kept);
+	for (size_t j = ws->n; j-- > 0;)
+		if (!ws->files[j].present)
+			forget(ws, j, now, END_CLOSED);
+}
+
+/* Takes a sample and merges it.  Returns procfd's error. */
 static int
 sample(struct watch *ws, double now)
 {
 	struct procfd_file *got;
-	struct watched *w;
-	size_t n, j;
+	size_t n;
 	int error;
 
 	if ((error = procfd_list(ws->pid, ws->opts->watch_fd, &got, &n)) != 0)
 		return error;
+	if (!same_process(ws)) {
+		procfd_free(got, n);
+		return ESRCH;
+	}
 	/* the one descriptor followed now holds another file: it closed */
 	if (ws->opts->watch_fd >= 0 && ws->n == 1 && n == 1 &&
 	    (got[0].dev != ws->files[0].file.dev ||
@@ -228,40 +327,8 @@ sample(struct watch *ws, double now)
 		procfd_free(got, n);
 		return EBADF;
 	}
-	for (j = 0; j < ws->n; j++)
-		ws->files[j].present = false;
-	for (size_t i = 0; i < n; i++) {
-		for (j = 0; j < ws->n; j++) {
-			w = &ws->files[j];
-			if (w->file.fd == got[i].fd && w->file.dev ==
-			    got[i].dev && w->file.ino == got[i].ino)
-				break;
-		}
-		if (j == ws->n) {
-			if (ws->n == ws->room)
-				grow(ws);
-			start(ws, &ws->files[ws->n++], &got[i], now);
-			got[i].path = NULL;	/* the watched file owns it */
-			continue;
-		}
-		w = &ws->files[j];
-		free(w->file.path);
-		/* a seek back starts the count again */
-		if (got[i].offset < w->file.offset) {
-			w->first = got[i].offset;
-			meter_init(&w->meter);
-			w->since = w->rates.last_t = now;
-			w->rates.last_count = 0;
-		}
-		w->file = got[i];
-		got[i].path = NULL;
-		w->present = true;
-		meter_update(&w->meter, now - w->since, moved(w));
-	}
+	merge(ws, got, n, now);
 	procfd_free(got, n);
-	for (j = ws->n; j-- > 0;)
-		if (!ws->files[j].present)
-			forget(ws, j, now, END_CLOSED);
 	if (ws->n > 1)
 		qsort(ws->files, ws->n, sizeof(*ws->files), by_fd);
 	return 0;
@@ -313,9 +380,15 @@ refuse(const struct watch *ws, int error)
 	if (error == ENOSYS)
 		errx(1, "-d: this system offers no way to see another "
 		    "process's files");
+	/* blame another user only when it is one: root may be refused too */
+	if ((error == EACCES || error == EPERM) && kill(ws->pid, 0) == -1 &&
+	    errno == EPERM)
+		errc(1, error, "process %d: its files may not be inspected: it "
+		    "runs as another user", (int)ws->pid);
 	if (error == EACCES || error == EPERM)
-		errc(1, error, "process %d: its files may not be inspected "
-		    "(it runs as another user?)", (int)ws->pid);
+		errc(1, error, "process %d: its files may not be inspected, "
+		    "though tach may signal it: the system's rules forbid it "
+		    "(ptrace access, another namespace or jail)", (int)ws->pid);
 	if (fd >= 0 && error == PROCFD_NOT_FILE)
 		errx(1, "process %d: fd %d: not a regular file or disk",
 		    (int)ws->pid, fd);
@@ -324,12 +397,55 @@ refuse(const struct watch *ws, int error)
 	errc(1, error, "process %d", (int)ws->pid);
 }
 
+/*
+ * The next sample's delay: the interval, or much sooner when a file is
+ * about to end, so that its last line is close to the truth (pv polls
+ * every 50 ms); never more than until the next frame is due.
+ */
+static double
+next_sample(const struct watch *ws, double until_frame)
+{
+	double next = until_frame, left;
+
+	for (size_t i = 0; i < ws->n; i++) {
+		const struct watched *w = &ws->files[i];
+		double rate = meter_rate(&w->meter, METER_RATE_WINDOW);
+
+		if (size_of(w) <= w->file.offset || rate <= 0)
+			continue;
+		left = (double)(size_of(w) - w->file.offset) / rate;
+		if (left < 2 * ws->opts->interval && left / 20 < next)
+			next = left / 20;
+	}
+	return next < 0.005 ? 0.005 : next;
+}
+
+/* A frame: each file's -n and JSON output, the block, and a word if none. */
+static void
+frame(struct watch *ws, double now)
+{
+	for (size_t i = 0; i < ws->n; i++)
+		emit(ws, &ws->files[i], now, END_NONE);
+	/* -n or JSON into a reader that left: die of it, as pv */
+	if (ferror(stderr) && errno == EPIPE && !signals_ignored(SIGPIPE))
+		signals_die(SIGPIPE);
+	if (now - ws->origin < ws->opts->delay)
+		return;
+	/* a kernel thread, sleep on a tty: nothing to show, and it says so */
+	if (ws->n == 0 && !ws->told_none && ws->out.active)
+		report_message("process %d has no regular file or disk open: "
+		    "waiting for one", (int)ws->pid);
+	ws->told_none = ws->n == 0;
+	draw(ws, now, false);
+	ws->phase++;
+}
+
 int
 watch_run(const struct options *opts)
 {
 	struct watch ws;
-	double now;
-	int bits, error, fd = STDERR_FILENO;
+	double now, drawn;
+	int bits = SIGNAL_TICK, error;
 
 	memset(&ws, 0, sizeof(ws));
 	ws.opts = opts;
@@ -337,21 +453,18 @@ watch_run(const struct options *opts)
 	ws.origin = clock_now();
 	if ((error = sample(&ws, ws.origin)) != 0)
 		refuse(&ws, error);
-	report_open(&ws.out, fd, !opts->numeric && !opts->json, opts->force,
-	    opts->width, opts->format);
+	report_open(&ws.out, STDERR_FILENO, !opts->numeric && !opts->json,
+	    opts->force, opts->width, opts->format);
 	signals_install_display();
-	signals_timer(opts->interval);
+	drawn = ws.origin - opts->interval;
 	for (;;) {
 		now = clock_now();
-		for (size_t i = 0; i < ws.n; i++)
-			emit(&ws, &ws.files[i], now, END_NONE);
-		/* -n or JSON into a reader that left: die of it, as pv */
-		if (ferror(stderr) && errno == EPIPE &&
-		    !signals_ignored(SIGPIPE))
-			signals_die(SIGPIPE);
-		if (now - ws.origin >= opts->delay)
-			draw(&ws, now, false);
-		ws.phase++;
+		if (now - drawn >= opts->interval * 0.99 ||
+		    (bits & (SIGNAL_WINCH | SIGNAL_CONT | SIGNAL_TSTP))) {
+			frame(&ws, now);
+			drawn = now;
+		}
+		signals_timer(next_sample(&ws, opts->interval - (now - drawn)));
 		bits = signals_wait();
 		if (bits & SIGNAL_TERMINATE) {
 			finish(&ws, END_INTERRUPTED);

@@ -35,6 +35,12 @@ struct procfd_file {
  */
 int	procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n);
 void	procfd_free(struct procfd_file *files, size_t n);
+/*
+ * When pid started, in the system's own unit: a PID reused by another
+ * process gives another value.  0, or an errno as procfd_list's.
+ */
+int	procfd_started(pid_t pid, uint64_t *started);
+
 
 /* For the implementations (procfd.c): a new entry at the list's end. */
 struct procfd_file	*procfd_grow(struct procfd_file **files, size_t *n,

@@ -50,6 +50,7 @@ struct relay {
 	size_t		 part;		/* -E: which input in is, from 0 */
 	struct relay_skip *skipped;	/* -E: the ranges, in order */
 	size_t		 nskipped;
+	uint64_t	 lost;		/* -E: bytes sent as zeros */
 	double		 limit;		/* -L: bytes per second, or 0 */
 	double		 limit_from;	/* -L: when its clock started */
 	double		 limit_stopped;	/* -L: seconds stopped (^Z), unpaid */

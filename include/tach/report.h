@@ -27,6 +27,7 @@ struct report_line {
 	int			 fd;		/* -d: the descriptor */
 	const char		*path;		/* -d: the file, or NULL */
 	bool			 numeric_fd;	/* -n lines start with fd */
+	bool			 between_samples; /* -d: closed, seen once */
 };
 
 struct reporter {

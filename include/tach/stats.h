@@ -16,11 +16,23 @@ struct stats_sample {
 	double	weight;		/* 1 for a whole interval, less for a part */
 };
 
+/*
+ * Memory stays bounded however long it runs: the count, minimum, maximum,
+ * mean and deviation are kept exactly as values come; the median comes
+ * from at most STATS_KEPT samples, neighbours merged by weight when more
+ * come.
+ */
+#define STATS_KEPT	1024
+
 struct stats {
-	struct stats_sample	*samples;
-	size_t			 count;
+	struct stats_sample	*samples;	/* for the median */
+	size_t			 kept;
 	size_t			 room;
+	size_t			 count;		/* values added */
 	double			 weight;	/* the sum of the weights */
+	double			 min, max;
+	double			 mean;		/* weighted, as they come */
+	double			 squares;	/* Welford's sum, weighted */
 };
 
 struct stats_summary {

@@ -30,8 +30,9 @@ struct terminal {
 };
 
 /*
- * A capability with numeric parameters (cup, setaf) expanded, or NULL
- * when the entry wants string parameters instead.
+ * A capability with numeric parameters (cup, csr, setaf) expanded, or
+ * NULL when the entry reads a parameter as a string or has a % sequence
+ * terminfo does not define.
  */
 const char *term_param(const char *cap, int p1, int p2);
 /*

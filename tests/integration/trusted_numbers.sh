@@ -105,4 +105,119 @@ wait $!
 check "SIGALRM: exit 0 ($?)" [ $? -eq 0 ]
 check "SIGALRM: exact" cmp -s "$WORK/data" "$WORK/out"
 
+[ "$(uname)" = Linux ] || done_testing
+# Watch mode (-d) on Linux, against the helper's stepped reader.
+objects() { grep -c "$1" "$WORK/json" 2>/dev/null || true; }
+has() { [ "$(objects "$1")" -ge 1 ]; }
+
+# A file that grows while it is read has no known end: position and rate.
+random "$WORK/grow" 1000000
+start_reader
+say "open $WORK/grow"
+fd=$(answer)
+say "read $fd 500000"
+"$TACH" -d "$reader" --format json -i 0.05 2>"$WORK/json" 3>&- &
+watcher=$!
+check "growing: 50% while it keeps its size" wait_until 60 has '"percent":50.00'
+head -c 1000000 "$WORK/data" >>"$WORK/grow"
+check "growing: then no known end" wait_until 60 has '"size":null'
+say "read $fd 100"
+check "growing: and no percentage after" wait_until 60 sh -c \
+    "tail -n 1 '$WORK/json' | grep -q '\"bytes\":500100.*\"percent\":null'"
+exec 3>&-
+wait "$watcher"
+wait "$reader"
+
+# A file seen in one sample only, then read whole and closed before the
+# next: --stats and JSON say it was not measured, not "0 bytes".
+random "$WORK/quick" 1000000
+start_reader
+"$TACH" -d "$reader" --stats --format json -i 5 2>"$WORK/json" 3>&- &
+watcher=$!
+say "open $WORK/quick"
+fd=$(answer)
+check "between samples: seen once" wait_until 60 has "quick"
+say "read $fd 1000000"
+say "close $fd"
+check "between samples: --stats says so" wait_until 60 grep -q \
+    "^tach: fd $fd ($WORK/quick): read between samples, at 0 when seen: not measured$" "$WORK/json"
+check "between samples: the JSON says so" wait_until 60 has '"between_samples":true'
+lacks "between samples: no \"0 bytes in\" line for it" "$WORK/json" "quick.*: 0 bytes in"
+exec 3>&-
+wait "$watcher"
+wait "$reader"
+
+# The last line of a copy that ends is within 1% of the truth: sampling
+# speeds up near the end.  The copy: tach itself, paced, in small steps.
+random "$WORK/ten" 10000000
+"$TACH" -q -L 4m -b 16k -f "$WORK/ten" >/dev/null &
+copier=$!
+wait_until 60 sh -c "ls -l /proc/$copier/fd 2>/dev/null | grep -q '$WORK/ten'"
+"$TACH" -d "$copier" --format json -i 0.5 2>"$WORK/json"
+check "near the end: the watch ends with the copy ($?)" [ $? -eq 0 ]
+wait "$copier"
+last=$(grep '"path":"'"$WORK"'/ten"' "$WORK/json" | tail -n 1 |
+    sed 's/.*"bytes":\([0-9]*\).*/\1/')
+check "near the end: the last line at ${last:-?} of 10000000 (>= 99%)" \
+    [ "${last:-0}" -ge 9900000 ]
+
+# A process with no regular file or disk open says so, and is waited on.
+sleep 600 </dev/null >/dev/null 2>&1 &
+sleeper=$!
+"$TACH" -d "$sleeper" --force -i 0.05 2>"$WORK/err" &
+watcher=$!
+check "no files: says so" wait_until 60 grep -q \
+    "^tach: process $sleeper has no regular file or disk open: waiting for one$" "$WORK/err"
+check "no files: keeps waiting" kill -0 "$watcher"
+kill "$sleeper"
+wait "$watcher"
+check "no files: ends with the process (0)" [ $? -eq 0 ]
+check "no files: said once" [ "$(grep -c 'has no regular file' "$WORK/err")" -eq 1 ]
+
+# A PID that is reused: the watch ends with the process it watched, and
+# never shows the newcomer's files.  In a PID namespace of its own,
+# ns_last_pid makes the reuse happen at once; the watch is held stopped
+# meanwhile so that it cannot see the PID free.
+cat >"$WORK/reuse.sh" <<'EOF'
+cd "$1" || exit 2
+sh -c 'exec 3<grow; exec sleep 600' & a=$!
+until ls -l /proc/$a/fd 2>/dev/null | grep -q grow; do sleep 0.05; done
+"$TACH" -d $a --format json -i 0.05 2>json & w=$!
+until grep -q grow json 2>/dev/null; do sleep 0.05; done
+kill -STOP $w
+kill $a; wait $a
+echo $((a - 1)) >/proc/sys/kernel/ns_last_pid
+sh -c 'exec 4<quick; exec sleep 600' & b=$!
+until ls -l /proc/$b/fd 2>/dev/null | grep -q quick; do sleep 0.05; done
+[ "$b" = "$a" ] || { echo "not reused: $a $b"; exit 3; }
+kill -CONT $w
+wait $w; echo "watch=$?"
+kill $b
+EOF
+if command -v unshare >/dev/null &&
+    unshare --pid --fork --mount-proc true 2>/dev/null; then
+	TACH=$TACH unshare --pid --fork --mount-proc sh "$WORK/reuse.sh" \
+	    "$WORK" >"$WORK/reuse" 2>&1
+	check "PID reuse: the PID was reused ($(cat "$WORK/reuse"))" \
+	    grep -q "^watch=" "$WORK/reuse"
+	check "PID reuse: the watch ends, 0" grep -qx "watch=0" "$WORK/reuse"
+	check "PID reuse: as exited" sh -c \
+	    "tail -n 1 '$WORK/json' | grep -q '\"result\":\"exited\"'"
+	lacks "PID reuse: never the newcomer's file" "$WORK/json" quick
+else
+	echo "skipped: PID reuse (no PID namespace: unshare needs root)" >&2
+fi
+
+# Refused as root (a process in another namespace, say): the message
+# names the system's rules, not another user.
+if [ "$(id -u)" -eq 0 ] && command -v timeout >/dev/null; then
+	timeout -s INT 2 "$TACH" -d 1 --format json -i 0.05 \
+	    >/dev/null 2>"$WORK/err"
+	if grep -q "may not be inspected" "$WORK/err"; then
+		check "refused as root: not blamed on another user" grep -q \
+		    "though tach may signal it: the system's rules forbid it" \
+		    "$WORK/err"
+	fi
+fi
+
 done_testing

@@ -117,7 +117,7 @@ if [ "$(id -u)" -eq 0 ] && command -v runuser >/dev/null &&
     runuser -u nobody -- "$shared/tach" --version >/dev/null 2>&1; then
 	runuser -u nobody -- "$shared/tach" -d "$reader" 2>"$WORK/err"
 	check "another user's process: 1 ($?)" [ $? -eq 1 ]
-	check "…with the reason" grep -qx "tach: process $reader: its files may not be inspected (it runs as another user?): Permission denied" "$WORK/err"
+	check "…with the reason" grep -qx "tach: process $reader: its files may not be inspected: it runs as another user: Permission denied" "$WORK/err"
 else
 	echo "skipped: another user's process (not root, or nobody cannot run tach)" >&2
 fi

@@ -112,22 +112,46 @@ intervals(void **state)
 	(void)state;
 	stats_interval(&iv, 1, 1.0, 100, false);	/* 100/s, whole */
 	stats_interval(&iv, 1, 1.2, 180, false);	/* a sliver: waits */
-	assert_int_equal(iv.rates.count, 1);
+	assert_int_equal(iv.rates.kept, 1);
 	stats_interval(&iv, 1, 1.6, 200, false);	/* 0.6 s: joins, part */
-	assert_int_equal(iv.rates.count, 2);
+	assert_int_equal(iv.rates.kept, 2);
 	assert_float_equal(iv.rates.samples[1].value, 100 / 0.6, 1e-9);
 	assert_float_equal(iv.rates.samples[1].weight, 0.6, 1e-12);
 	assert_int_equal(iv.full, 2);
 	stats_interval(&iv, 1, 1.7, 260, true);	/* the end: a sliver too */
-	assert_int_equal(iv.rates.count, 3);
+	assert_int_equal(iv.rates.kept, 3);
 	assert_float_equal(iv.rates.samples[2].value, 600, 1e-9);
 	assert_float_equal(iv.rates.samples[2].weight, 0.1, 1e-9);
 	assert_int_equal(iv.full, 2);			/* not a measured one */
 	stats_interval(&iv, 1, 1.7, 260, true);	/* no time: nothing */
-	assert_int_equal(iv.rates.count, 3);
+	assert_int_equal(iv.rates.kept, 3);
 	assert_float_equal(iv.last_t, 1.7, 0);
 	assert_int_equal(iv.last_count, 260);
 	stats_free(&iv.rates);
+}
+
+/* A long run: memory stays bounded, the exact figures stay exact. */
+static void
+bounded(void **state)
+{
+	struct stats s = { 0 };
+	struct stats_summary sum;
+
+	(void)state;
+	for (int i = 0; i < 100000; i++)
+		stats_add(&s, (double)((i * 7919) % 100000), 1);
+	assert_true(s.kept <= STATS_KEPT);
+	assert_true(s.room <= STATS_KEPT);
+	stats_summary(&s, &sum);
+	assert_int_equal(sum.count, 100000);
+	assert_float_equal(sum.min, 0, 0);
+	assert_float_equal(sum.max, 99999, 0);
+	assert_float_equal(sum.mean, 49999.5, 1e-6);
+	/* of 0..n-1: sqrt(n (n + 1) / 12) */
+	assert_float_equal(sum.stddev, sqrt(100000.0 * 100001 / 12), 1e-3);
+	/* the median from merged neighbours: within 1% of the range */
+	assert_float_equal(sum.median, 49999.5, 1000);
+	stats_free(&s);
 }
 
 int
@@ -139,6 +163,7 @@ main(void)
 		cmocka_unit_test(edges),
 		cmocka_unit_test(partial_interval),
 		cmocka_unit_test(intervals),
+		cmocka_unit_test(bounded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,28 @@
+/*
+ * Watch mode's matching of one sample's files with those seen before: the
+ * same descriptor holding the same file (device and inode) continues it;
+ * anything else is a new file, and what is not matched has closed.  Pure,
+ * so that the fuzz harness reaches it.
+ */
+#ifndef TACH_WATCHMATCH_H
+#define TACH_WATCHMATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct watchmatch_key {
+	int		fd;
+	uint64_t	dev, ino;
+};
+
+/*
+ * For each of the nnew files now, the index in old of the file it
+ * continues, or -1 for a new one, in which[]; an old file continues in
+ * one new file at most.  kept[j] tells whether old[j] is still there.
+ */
+void	watchmatch(const struct watchmatch_key *old, size_t nold,
+	    const struct watchmatch_key *now, size_t nnow, long *which,
+	    bool *kept);
+
+#endif

@@ -1,0 +1,74 @@
+/* /proc's stat and fdinfo text, for -d on Linux. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tach/procparse.h"
+
+int
+procparse_stat(const char *text, uint64_t *started)
+{
+	const char *paren = strrchr(text, ')'), *p;
+	char *end;
+	unsigned long long v;
+
+	/* the state follows the command name, which may hold ") " itself */
+	if (paren == NULL || paren[1] != ' ' || paren[2] == '\0')
+		return ESRCH;
+	if (paren[2] == 'Z' || paren[2] == 'X')
+		return ESRCH;
+	if (started == NULL)
+		return 0;
+	/* fields 3 (the state) to 21 are skipped; 22 is the start time */
+	p = paren + 2;
+	for (int field = 3; field < 22; field++) {
+		p += strcspn(p, " ");
+		if (*p++ != ' ')
+			return ESRCH;
+	}
+	if (*p < '0' || *p > '9')
+		return ESRCH;
+	errno = 0;
+	v = strtoull(p, &end, 10);
+	if (errno != 0 || (*end != ' ' && *end != '\n' && *end != '\0'))
+		return ESRCH;
+	*started = v;
+	return 0;
+}
+
+/* The number after "name:" at a line's start, in base; false if none. */
+static bool
+field(const char *text, const char *name, int base, unsigned long long *v)
+{
+	size_t len = strlen(name);
+	char *end;
+
+	for (const char *line = text; line != NULL && *line != '\0';
+	    line = (line = strchr(line, '\n')) != NULL ? line + 1 : NULL) {
+		if (strncmp(line, name, len) != 0)
+			continue;
+		line += len;
+		line += strspn(line, " \t");
+		if (*line < '0' || *line > '9')
+			return false;
+		errno = 0;
+		*v = strtoull(line, &end, base);
+		return errno == 0 && (*end == '\n' || *end == '\0' ||
+		    *end == ' ');
+	}
+	return false;
+}
+
+bool
+procparse_fdinfo(const char *text, uint64_t *pos, int *flags)
+{
+	unsigned long long p, fl = 0;
+
+	if (!field(text, "pos:", 10, &p))
+		return false;
+	if (!field(text, "flags:", 8, &fl) || fl > 0x7fffffff)
+		fl = 0;
+	*pos = p;
+	*flags = (int)fl;
+	return true;
+}

@@ -1,0 +1,132 @@
+/*
+ * A failing disk for -E's tests, preloaded (LD_PRELOAD): reads of the
+ * file named by TACH_BAD_FILE fail with EIO when they touch a range of
+ * TACH_BAD_RANGES ("START-END,..." in bytes, END excluded), as a read
+ * through FUSE fails whole; copy_file_range, splice and sendfile from it
+ * say they are not supported, so tach falls back to reading it.
+ */
+#define _GNU_SOURCE
+#include <sys/types.h>
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static bool
+is_bad_file(int fd)
+{
+	const char *want = getenv("TACH_BAD_FILE");
+	char link[64], path[PATH_MAX];
+	ssize_t n;
+
+	if (want == NULL)
+		return false;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	if ((n = readlink(link, path, sizeof(path) - 1)) == -1)
+		return false;
+	path[n] = '\0';
+	return strcmp(path, want) == 0;
+}
+
+/* Whether [at, at + len) touches a bad range. */
+static bool
+touches(off_t at, size_t len)
+{
+	const char *s = getenv("TACH_BAD_RANGES");
+	long long start, end;
+	int used;
+
+	while (s != NULL && sscanf(s, "%lld-%lld%n", &start, &end, &used) == 2) {
+		if (at < end && at + (off_t)len > start)
+			return true;
+		s += used;
+		s += *s == ',';
+	}
+	return false;
+}
+
+ssize_t
+pread64(int fd, void *buf, size_t len, off_t at)
+{
+	static ssize_t (*real)(int, void *, size_t, off_t);
+
+	if (real == NULL)
+		real = (ssize_t (*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT,
+		    "pread64");
+	if (len > 0 && is_bad_file(fd) && touches(at, len)) {
+		errno = EIO;
+		return -1;
+	}
+	return real(fd, buf, len, at);
+}
+
+ssize_t
+pread(int fd, void *buf, size_t len, off_t at)
+{
+	return pread64(fd, buf, len, at);
+}
+
+ssize_t
+read(int fd, void *buf, size_t len)
+{
+	static ssize_t (*real)(int, void *, size_t);
+	off_t at;
+
+	if (real == NULL)
+		real = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+	if (len > 0 && is_bad_file(fd) && (at = lseek(fd, 0, SEEK_CUR)) != -1 &&
+	    touches(at, len)) {
+		errno = EIO;
+		return -1;
+	}
+	return real(fd, buf, len);
+}
+
+/* The zero-copy calls: not supported from the bad file. */
+static ssize_t
+unsupported(int fd, const char *name, long a, long b, long c, long d,
+    long e)
+{
+	typedef ssize_t (*call)(long, long, long, long, long, long);
+	call real = (call)dlsym(RTLD_NEXT, name);
+
+	if (is_bad_file(fd)) {
+		errno = EINVAL;
+		return -1;
+	}
+	return real(fd, a, b, c, d, e);
+}
+
+ssize_t
+copy_file_range(int in, off_t *in_at, int out, off_t *out_at, size_t len,
+    unsigned int flags)
+{
+	return unsupported(in, "copy_file_range", (long)in_at, out,
+	    (long)out_at, (long)len, (long)flags);
+}
+
+ssize_t
+splice(int in, off_t *in_at, int out, off_t *out_at, size_t len,
+    unsigned int flags)
+{
+	return unsupported(in, "splice", (long)in_at, out, (long)out_at,
+	    (long)len, (long)flags);
+}
+
+ssize_t
+sendfile(int out, int in, off_t *at, size_t len)
+{
+	typedef ssize_t (*call)(int, int, off_t *, size_t);
+	call real = (call)dlsym(RTLD_NEXT, "sendfile");
+
+	if (is_bad_file(in)) {
+		errno = EINVAL;
+		return -1;
+	}
+	return real(out, in, at, len);
+}

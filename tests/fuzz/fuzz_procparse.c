@@ -1,0 +1,45 @@
+/*
+ * libFuzzer harness for /proc's stat and fdinfo parsers (-d on Linux):
+ * another process's text, so anything may come.  A stat line accepted
+ * has a ')' followed by a live state; an fdinfo accepted has a "pos:"
+ * line whose number is the one returned.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tach/procparse.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = malloc(size + 1);
+	const char *paren, *p;
+	uint64_t started = 0, pos;
+	int flags;
+
+	if (text == NULL)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = '\0';
+	if (procparse_stat(text, &started) == 0) {
+		paren = strrchr(text, ')');
+		if (paren == NULL || paren[1] != ' ' || paren[2] == 'Z' ||
+		    paren[2] == 'X' || paren[2] == '\0')
+			abort();
+	}
+	/* without a place for the start time, only the state counts */
+	if (procparse_stat(text, NULL) != 0 &&
+	    procparse_stat(text, &started) == 0)
+		abort();
+	if (procparse_fdinfo(text, &pos, &flags)) {
+		p = strstr(text, "pos:");
+		if (p == NULL || flags < 0)
+			abort();
+	}
+	free(text);
+	return 0;
+}
