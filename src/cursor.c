@@ -370,7 +370,9 @@ cursor_release(struct pin *p, const struct terminal *t, const char *line,
 		    pinrows_kept(term_height(t), live));
 		term_write(t, f.buf, f.len);
 		tell_janitor(p, JANITOR_DONE);
-		close(p->janitor);
+		if (p->janitor != -1)
+			close(p->janitor);
+		p->janitor = -1;
 	}
 	close(p->tty);		/* and every lock with it */
 	p->tty = -1;
