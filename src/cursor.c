@@ -226,8 +226,11 @@ janitor(int from, struct pin *p, struct terminal *t)
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
 	signal(SIGTTOU, SIG_IGN);
-	/* no data descriptor may stay open here: readers wait for EOF */
-	/* above 4 first: either may be on 3 or 4 now */
+	/*
+	 * Only the pipe (on 3) and the terminal (on 4) stay open: a data
+	 * descriptor kept here would keep its reader waiting for EOF.  Both
+	 * go above 4 first, as either may be on 3 or 4 now.
+	 */
 	if ((from = fcntl(from, F_DUPFD, 5)) == -1 ||
 	    (p->tty = fcntl(p->tty, F_DUPFD, 5)) == -1 ||
 	    dup2(from, 3) == -1 || dup2(p->tty, 4) == -1)

@@ -368,6 +368,10 @@ rescue(struct relay *r, size_t span, enum relay_end *end)
 	    (size = lseek(r->in, 0, SEEK_END)) == -1 ||
 	    lseek(r->in, at, SEEK_SET) == -1)
 		return 0;
+	if (at >= size) {
+		*end = RELAY_EOF;	/* nothing is left to be unreadable */
+		return -1;
+	}
 	unit = logical_block(r->in, &sb);
 	if ((off_t)span > size - at)
 		span = (size_t)(size - at);
