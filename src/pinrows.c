@@ -1,12 +1,17 @@
 /* -c's layout: the live lines on the bottom rows, in rank order. */
 #include "tach/pinrows.h"
 
+/*
+ * Two rows at least stay for everything else: a scrolling region of one
+ * row is no region at all (DECSTBM wants top < bottom), and everything
+ * would scroll, the pinned rows too.
+ */
 int
 pinrows_kept(int height, int live)
 {
-	if (height < 2 || live < 1)
+	if (height < 3 || live < 1)
 		return 0;
-	return live < height - 1 ? live : height - 1;
+	return live < height - 2 ? live : height - 2;
 }
 
 int

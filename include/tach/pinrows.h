@@ -7,7 +7,7 @@
 
 /*
  * The rows kept at the bottom for live lines on a window of height rows:
- * one row at least stays for everything else.
+ * two rows at least stay for everything else.
  */
 int	pinrows_kept(int height, int live);
 /*

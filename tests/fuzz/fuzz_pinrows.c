@@ -1,6 +1,6 @@
 /*
  * libFuzzer harness for -c's layout: for any window height, count and
- * rank (negative and huge ones too), the rows kept leave one for other
+ * rank (negative and huge ones too), the rows kept leave two for other
  * output, and each line's row is below that region, on the window, and
  * its own.
  */
@@ -20,7 +20,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	memcpy(v, data, size < sizeof(v) ? size : sizeof(v));
 	kept = pinrows_kept(v[0], v[1]);
-	if (kept < 0 || (kept > 0 && (kept > v[1] || kept >= v[0])))
+	/* two rows at least are left to the scrolling region */
+	if (kept < 0 || (kept > 0 && (kept > v[1] || kept > v[0] - 2)))
 		abort();
 	row = pinrows_row(v[0], v[1], v[2]);
 	if (row == 0)
