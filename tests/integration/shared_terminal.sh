@@ -79,7 +79,8 @@ wait_for "typed: "
 run 'echo typed ahead $((6 * 7))'
 open_gate
 check "typed ahead: the shell ran it" wait_for "typed ahead 42"
-lacks "typed ahead: no cursor query written" "$WORK/trace" \
+grep -v 'write(1, ' "$WORK/trace" >"$WORK/trace.tty"	# not the data
+lacks "typed ahead: no cursor query written" "$WORK/trace.tty" \
     '\\x1b\[6n'
 # reads, by the process that opened /dev/tty, of that descriptor
 tty_reads() {
@@ -195,7 +196,8 @@ open_gate
 check "dumb: done" wait_for "rc=0"
 check "dumb: the lines were written" sh -c \
     "cat '$WORK/dumb.1' '$WORK/dumb.2' | grep -q 'write(2, .*d[12]: '"
-cat "$WORK/dumb.1" "$WORK/dumb.2" >"$WORK/dumb"
+# the terminal's writes only (the data may hold any byte)
+cat "$WORK/dumb.1" "$WORK/dumb.2" | grep 'write(2, ' >"$WORK/dumb"
 lacks "dumb: no escape sequence" "$WORK/dumb" '\\x1b'
 
 # Names that could drive the terminal: a title sequence, a screen clear
