@@ -109,10 +109,19 @@ command_failed(const char *name, int error)
 {
 	struct stat sb;
 
-	/* not found in PATH, or not executable: but there it is */
-	if ((error == ENOENT || error == EACCES) && stat(name, &sb) == 0 &&
-	    S_ISREG(sb.st_mode) && access(name, X_OK) == -1)
-		errx(command_spawn_status(error), "%s: %s; to read a file use "
-		    "-f %s", text_safe(name), strerror(error), text_safe(name));
+	/*
+	 * "tach FILE", as pv is used: FILE was taken as a command.  Not
+	 * found as one (the file itself is there), or not executable.
+	 */
+	if (error == ENOENT && stat(name, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    access(name, X_OK) == -1)
+		errx(command_spawn_status(error), "%s: taken as a command, and "
+		    "no command of that name was found; to read the file use "
+		    "-f %s", text_safe(name), text_safe(name));
+	if (error == EACCES && stat(name, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    access(name, X_OK) == -1)
+		errx(command_spawn_status(error), "%s: taken as a command, and "
+		    "it is not executable; to read the file use -f %s",
+		    text_safe(name), text_safe(name));
 	errc(command_spawn_status(error), error, "%s", text_safe(name));
 }

@@ -7,14 +7,17 @@
 #include <ctype.h>
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "tach/options.h"
+#include "tach/text.h"
 #include "tach/render.h"
 #include "tach/size.h"
 
@@ -24,7 +27,8 @@ enum {
 	OPT_STATS,
 	OPT_LINE_MODE,
 	OPT_HELP,
-	OPT_VERSION
+	OPT_VERSION,
+	OPT_PV_RATE
 };
 
 static const struct option long_options[] = {
@@ -55,6 +59,8 @@ static const struct option long_options[] = {
 	{ "stats",		no_argument,	   NULL, OPT_STATS },
 	{ "help",		no_argument,	   NULL, OPT_HELP },
 	{ "version",		no_argument,	   NULL, OPT_VERSION },
+	/* pv's, or getopt would take it for --rate-limit, abbreviated */
+	{ "rate",		no_argument,	   NULL, OPT_PV_RATE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -124,7 +130,8 @@ help(bool as_progress)
 	    "cat does\n"
 	    "  -i, --interval SEC      seconds between redraws (default 0.2)\n"
 	    "  -L, --rate-limit RATE   move at most RATE bytes a second\n"
-	    "  -l, --size SIZE         expected length of the input\n"
+	    "  -l, --size SIZE         expected length of the input; @FILE: "
+	    "FILE's\n"
 	    "  -N, --name NAME         label the line (with -c, above all)\n"
 	    "  -n, --numeric           print a percentage a line on stderr\n"
 	    "  -p, --prefix TEXT       text to the left of the bar\n"
@@ -166,6 +173,28 @@ seconds_arg(const char *what, const char *text, double min, double *v,
 		    "from %g to 86400", what, text, min);
 		return false;
 	}
+	return true;
+}
+
+/*
+ * -l @FILE (pv's -s @FILE): the length of FILE, a file's or a disk's, as
+ * its end's offset says.
+ */
+static bool
+size_of_file(const char *path, long long *size, char *msg, size_t msglen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), error;
+	off_t end = fd == -1 ? -1 : lseek(fd, 0, SEEK_END);
+
+	error = errno;
+	if (fd != -1)
+		close(fd);
+	if (end == -1) {
+		snprintf(msg, msglen, "input size `@%s': %s", text_safe(path),
+		    strerror(error));
+		return false;
+	}
+	*size = (long long)end;
 	return true;
 }
 
@@ -248,13 +277,52 @@ pv_equivalent(int ch)
 		{ 's', "-l SIZE" }, { 'B', "-b SIZE" }, { 'C', "--no-splice" },
 		{ 'v', "--stats" }, { 't', "-F %t" }, { 'I', "-F %I" },
 		{ 'r', "-F %r" }, { 'a', "-F %a" }, { 'T', "-F %T" },
-		{ 'l', "--line-mode" }, { 'f', "--force" },
+		{ 'l', "--line-mode" }, { 'f', "--force" }, { 'h', "--help" },
+		{ 'V', "--version" },
 	};
 
 	for (size_t i = 0; i < sizeof(pv) / sizeof(pv[0]); i++)
 		if (pv[i].ch == ch)
 			return pv[i].here;
 	return NULL;
+}
+
+/* What tach calls a pv long option that getopt refused, or NULL. */
+static const char *
+pv_long_equivalent(const char *arg)
+{
+	const struct { const char *name, *here; } pv[] = {
+		{ "progress", "the default bar (or -F %p)" },
+		{ "timer", "-F %t" }, { "eta", "-F %e" }, { "fineta", "-F %I" },
+		{ "rate", "-F %r" }, { "average-rate", "-F %a" },
+		{ "bytes", "-F %b" }, { "buffer-percent", "-F %T" },
+		{ "show-stats", "--stats" },
+	};
+	size_t len;
+
+	if (arg == NULL || strncmp(arg, "--", 2) != 0)
+		return NULL;
+	arg += 2;
+	len = strcspn(arg, "=");
+	for (size_t i = 0; i < sizeof(pv) / sizeof(pv[0]); i++)
+		if (strlen(pv[i].name) == len &&
+		    strncmp(pv[i].name, arg, len) == 0)
+			return pv[i].here;
+	return NULL;
+}
+
+/*
+ * "-pterb", pv's display switches run together: to progress(1) and to
+ * tach, -p with the prefix "terb".  Under the name tach, a prefix given
+ * in the same word and made of pv's display letters only is refused.
+ */
+static bool
+pv_run_together(const char *word, const char *value)
+{
+	size_t len = strlen(word);
+
+	return value > word && value < word + len && word[0] == '-' &&
+	    word[1] != '-' && strspn(value, "pterbaITA") == strlen(value);
 }
 
 /* A switch without an argument: sets it and returns true; else false. */
@@ -333,6 +401,8 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 		return size_arg("rate limit", arg, 1, LLONG_MAX,
 		    &opts->rate_limit, msg, msglen);
 	case 'l':
+		if (arg[0] == '@' && !opts->as_progress)
+			return size_of_file(arg + 1, &opts->size, msg, msglen);
 		if (!(ok = size_arg("input size", arg, 0, LLONG_MAX,
 		    &opts->size, msg, msglen)))
 			hint_line_mode(opts, arg, msg, msglen);
@@ -416,12 +486,30 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 			return OPTIONS_HELP;
 		if (ch == OPT_VERSION)
 			return OPTIONS_VERSION;
+		if (ch == OPT_PV_RATE && !opts->as_progress) {
+			snprintf(msg, msglen, "pv's --rate is -F %%r here");
+			return OPTIONS_USAGE;
+		}
 		if (ch == '?' || ch == ':') {
-			if (!opts->as_progress && ch == '?' &&
+			if (!opts->as_progress && ch == '?' && optopt != 0 &&
 			    (hint = pv_equivalent(optopt)) != NULL)
 				snprintf(msg, msglen, "pv's -%c is %s here",
 				    optopt, hint);
+			else if (!opts->as_progress && ch == '?' &&
+			    (hint = pv_long_equivalent(argv[optind - 1])) !=
+			    NULL)
+				snprintf(msg, msglen, "pv's %.*s is %s here",
+				    (int)strcspn(argv[optind - 1], "="),
+				    argv[optind - 1], hint);	/* a known name */
 			return OPTIONS_USAGE;
+		}
+		if (ch == 'p' && !opts->as_progress &&
+		    pv_run_together(argv[optind - 1], optarg)) {
+			snprintf(msg, msglen, "%s: pv's display switches run "
+			    "together are the default bar here; for the prefix "
+			    "\"%s\" write -p %s", text_safe(argv[optind - 1]),
+			    text_safe(optarg), text_safe(optarg));
+			return OPTIONS_BAD;
 		}
 		if (!value_option(opts, argc, ch, optarg, msg, msglen))
 			return OPTIONS_BAD;

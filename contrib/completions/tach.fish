@@ -37,7 +37,7 @@ complete -c tach -n 'not __tach_command' -s e -l stderr -d 'draw on stderr in co
 complete -c tach -n 'not __tach_command' -s f -l file -r -F -d 'read this file (again for several)'
 complete -c tach -n 'not __tach_command' -s i -l interval -x -d 'seconds between redraws'
 complete -c tach -n 'not __tach_command' -s L -l rate-limit -x -d 'at most this many bytes a second'
-complete -c tach -n 'not __tach_command' -s l -l size -x -d 'expected length'
+complete -c tach -n 'not __tach_command' -s l -l size -x -d 'expected length, or @FILE for its length'
 complete -c tach -n 'not __tach_command' -s N -l name -x -d 'label the line'
 complete -c tach -n 'not __tach_command' -s n -l numeric -d 'a percentage a line on stderr'
 complete -c tach -n 'not __tach_command' -s p -l prefix -x -d 'text left of the bar'

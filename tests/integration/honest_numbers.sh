@@ -90,12 +90,14 @@ check "-L stall: at most half a second of credit ($ahead bytes ahead)" \
 random "$WORK/data.img" 1000
 (cd "$WORK" && "$TACH" data.img </dev/null 2>"$err")
 check "tach FILE, not in PATH: 127" [ $? -eq 127 ]
-check "tach FILE, not in PATH: the hint" \
-    grep -qF "data.img: No such file or directory; to read a file use -f data.img" "$err"
+check "tach FILE, not in PATH: taken as a command, the hint" grep -qxF \
+    "tach: data.img: taken as a command, and no command of that name was found; to read the file use -f data.img" "$err"
+lacks "tach FILE: never \"No such file\" for a file that is there" "$err" \
+    "No such file"
 "$TACH" "$WORK/data.img" </dev/null 2>"$err"
 check "tach ./FILE, not executable: 126" [ $? -eq 126 ]
-check "tach ./FILE, not executable: the hint" \
-    grep -qF "Permission denied; to read a file use -f $WORK/data.img" "$err"
+check "tach ./FILE, not executable: the hint" grep -qxF \
+    "tach: $WORK/data.img: taken as a command, and it is not executable; to read the file use -f $WORK/data.img" "$err"
 "$TACH" no-such-command-tach </dev/null 2>"$err"
 lacks "a missing command: no hint" "$err" "to read a file"
 

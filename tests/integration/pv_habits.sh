@@ -174,16 +174,12 @@ check "-F with an unknown token: says which" grep -qF "format \`%b %q': unknown 
 
 # pv's letters that tach lacks: refused, with tach's name for them
 for pair in "-s 1G|-s is -l SIZE" "-B 1m|-B is -b SIZE" "-C|-C is --no-splice" \
-    "-v|-v is --stats" "-pt|" "-t|-t is -F %t" "-a|-a is -F %a" \
+    "-v|-v is --stats" "-t|-t is -F %t" "-a|-a is -F %a" \
     "-l|-l is --line-mode" "-f|-f is --force"; do
 	opt=${pair%%|*} hint=${pair#*|}
 	# shellcheck disable=SC2086
 	echo data | "$TACH" $opt >"$out" 2>"$err"
 	status=$?
-	if [ -z "$hint" ]; then	# -p takes "t" as its prefix: runs
-		check "$opt: runs as -p t (got $status)" [ $status -eq 0 ]
-		continue
-	fi
 	check "$opt: refused (got $status)" [ $status -eq 1 ]
 	check "$opt: nothing written" empty "$out"
 	check "$opt: pv's $hint here" grep -qxF "tach: pv's $hint here" "$err"
@@ -205,6 +201,23 @@ check "-f -q: refused (got $status)" [ $status -eq 1 ]
 check "-f -q: no such file" grep -qxF "tach: -q: No such file or directory" "$err"
 check "-f -q: says pv's -f is --force" grep -qxF "tach: pv's -f is --force here" "$err"
 check "-f -q: nothing written" empty "$out"
+
+# pv's display switches run together: -p with a prefix of pv's letters
+# in one word is refused under the name tach; -p t in two words runs
+echo data | "$TACH" -pterb >"$out" 2>"$err"
+check "-pterb: refused ($?)" [ $? -eq 1 ]
+check "-pterb: says why" grep -qxF "tach: -pterb: pv's display switches run together are the default bar here; for the prefix \"terb\" write -p terb" "$err"
+echo data | "$TACH" -p t >"$out" 2>"$err"
+check "-p t: runs ($?)" [ $? -eq 0 ]
+
+# -l @FILE, pv's -s @FILE: the length of another file
+head -c 40000 "$WORK/data" >"$WORK/forty"
+head -c 10000 "$WORK/data" | "$TACH" -n -l "@$WORK/forty" 2>"$err" >/dev/null
+check "-l @FILE: 10000 of its 40000 bytes is 25%" [ "$(tail -n 1 "$err")" = 25 ]
+"$TACH" -l "@$WORK/no-such" </dev/null 2>"$err"
+check "-l @FILE missing: 1 ($?)" [ $? -eq 1 ]
+check "-l @FILE missing: named" grep -qxF \
+    "tach: input size \`@$WORK/no-such': No such file or directory" "$err"
 : >"$WORK/-q"
 (cd "$WORK" && echo data | "$TACH" -q -f -q) >"$out" 2>"$err"
 check "-f -q, a file named -q: read" [ $? -eq 0 ]

@@ -124,6 +124,22 @@ bad_values(void **state)
 	assert_string_equal(msg, "buffer size `x': illegal number");
 }
 
+/* pv's options that tach refuses, and what it says of them. */
+static const struct {
+	const char	*arg, *said;
+} pv_said[] = {
+	{ "--eta", "pv's --eta is -F %e here" },
+	{ "--timer", "pv's --timer is -F %t here" },
+	{ "--bytes", "pv's --bytes is -F %b here" },
+	{ "--progress", "pv's --progress is the default bar (or -F %p) here" },
+	{ "--average-rate", "pv's --average-rate is -F %a here" },
+	/* not --rate-limit abbreviated, taking -q as its argument */
+	{ "--rate", "pv's --rate is -F %r here" },
+	{ "--fineta=x", "pv's --fineta is -F %I here" },
+	{ "-h", "pv's -h is --help here" },
+	{ "-V", "pv's -V is --version here" },
+};
+
 static void
 usage_help_version(void **state)
 {
@@ -153,10 +169,26 @@ usage_help_version(void **state)
 	assert_string_equal(msg, "input size `-q': illegal number");
 	assert_int_equal(parse("tach", "-q", "-f", NULL), OPTIONS_USAGE);
 	assert_string_equal(msg, "pv's -f is --force here");
-	/* progress(1) has no such hints */
+	/* pv's long display options, -h and -V */
+	for (size_t i = 0; i < sizeof(pv_said) / sizeof(pv_said[0]); i++) {
+		assert_int_equal(parse("tach", pv_said[i].arg, "-q", NULL),
+		    OPTIONS_USAGE);
+		assert_string_equal(msg, pv_said[i].said);
+	}
+	/* pv's -pterb, run together: refused; -p terb is a prefix */
+	assert_int_equal(parse("tach", "-pterb", NULL), OPTIONS_BAD);
+	assert_string_equal(msg, "-pterb: pv's display switches run "
+	    "together are the default bar here; for the prefix \"terb\" "
+	    "write -p terb");
+	assert_int_equal(parse("tach", "-qpta", NULL), OPTIONS_BAD);
+	assert_int_equal(parse("tach", "-p", "terb", NULL), OPTIONS_RUN);
+	assert_int_equal(parse("tach", "-pfoo", NULL), OPTIONS_RUN);
+	/* progress(1) has no such hints: -pterb is its prefix "terb" */
 	assert_int_equal(parse("progress", "-s", "1G", "cat", NULL),
 	    OPTIONS_USAGE);
 	assert_string_equal(msg, "");
+	assert_int_equal(parse("progress", "-pterb", "cat", NULL),
+	    OPTIONS_RUN);
 	assert_int_equal(parse("tach", "--help", "-b", "x", NULL),
 	    OPTIONS_HELP);
 	assert_int_equal(parse("tach", "--version", NULL), OPTIONS_VERSION);
