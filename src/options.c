@@ -183,7 +183,8 @@ seconds_arg(const char *what, const char *text, double min, double *v,
 static bool
 size_of_file(const char *path, long long *size, char *msg, size_t msglen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), error;
+	/* a FIFO must not wait for a writer: its end is not known anyway */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), error;
 	off_t end = fd == -1 ? -1 : lseek(fd, 0, SEEK_END);
 
 	error = errno;
