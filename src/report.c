@@ -181,9 +181,7 @@ unpin(struct reporter *r, bool keep_line)
 		    keep_line ? r->len : 0);
 		r->rows = 0;
 	} else {
-		if (r->rows > 0)
-			term_write(&r->term, "\n", 1);
-		r->rows = 0;
+		report_newline(r);
 		cursor_release(&r->pin, &r->term, NULL, 0);
 	}
 	r->claimed = false;
@@ -193,9 +191,7 @@ void
 report_end(struct reporter *r)
 {
 	unpin(r, true);
-	if (r->rows > 0 && r->tty)
-		term_write(&r->term, "\n", 1);
-	r->rows = 0;
+	report_newline(r);
 }
 
 void
