@@ -1,7 +1,16 @@
-/* The list every system's procfd_list builds, whatever the system. */
+/*
+ * What every system's procfd shares: the list procfd_list builds, and the
+ * hold on a process where the system offers one.
+ */
+#ifdef __linux__
+#include <sys/syscall.h>
+#endif
+
 #include <errno.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "tach/procfd.h"
 
@@ -47,4 +56,24 @@ procfd_free(struct procfd_file *files, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(files[i].path);
 	free(files);
+}
+
+int
+procfd_hold(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);	/* close-on-exec */
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+bool
+procfd_gone(int hold)
+{
+	/* a pidfd polls readable once its process has exited */
+	struct pollfd p = { .fd = hold, .events = POLLIN };
+
+	return hold >= 0 && poll(&p, 1, 0) == 1;
 }

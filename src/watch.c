@@ -47,6 +47,7 @@ struct watch {
 	struct render_state	*lines;		/* the block, one a file */
 	uint64_t		 started;	/* the process's start time */
 	bool			 start_known;
+	int			 hold;		/* procfd_hold's, or -1 */
 	bool			 told_none;	/* "no file open" said */
 	double			 origin;
 	unsigned		 phase;
@@ -226,14 +227,18 @@ by_fd(const void *a, const void *b)
 }
 
 /*
- * The PID still names the process first seen: one that exited and whose
- * PID went to another has another start time.
+ * The PID still names the process first seen, checked after a listing: one
+ * that exited and whose PID went to another is gone from the hold, or has
+ * another start time.
  */
 static bool
 same_process(struct watch *ws)
 {
 	uint64_t started;
 	int error = procfd_started(ws->pid, &started);
+
+	if (procfd_gone(ws->hold))
+		return false;
 
 	if (error == ENOSYS || (error == 0 && !ws->start_known)) {
 		ws->started = started;
@@ -367,6 +372,8 @@ finish(struct watch *ws, enum end end)
 	report_end(&ws->out);
 	while (ws->n > 0)
 		forget(ws, 0, now, end);
+	if (ws->hold >= 0)
+		close(ws->hold);
 	free(ws->files);
 	free(ws->lines);
 }
@@ -451,6 +458,8 @@ watch_run(const struct options *opts)
 	ws.opts = opts;
 	ws.pid = (pid_t)opts->watch_pid;
 	ws.origin = clock_now();
+	/* held before the first listing, so that it is of the held process */
+	ws.hold = procfd_hold(ws.pid);
 	if ((error = sample(&ws, ws.origin)) != 0)
 		refuse(&ws, error);
 	report_open(&ws.out, STDERR_FILENO, !opts->numeric && !opts->json,

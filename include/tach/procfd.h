@@ -40,6 +40,15 @@ void	procfd_free(struct procfd_file *files, size_t n);
  * process gives another value.  0, or an errno as procfd_list's.
  */
 int	procfd_started(pid_t pid, uint64_t *started);
+/*
+ * A hold on the process pid names now: a descriptor (Linux's pidfd) that
+ * tells it from a later process given its PID, even one started in the
+ * same clock tick, where start times (in ticks on Linux) cannot; -1 where
+ * the system has none, or refuses.  procfd_gone is true once the held
+ * process has exited: whatever has its PID now is another.
+ */
+int	procfd_hold(pid_t pid);
+bool	procfd_gone(int hold);
 
 
 /* For the implementations (procfd.c): a new entry at the list's end. */
