@@ -244,17 +244,40 @@ end_output(struct run *run, struct relay *r, struct display *display)
 	}
 }
 
+/*
+ * cmd's end after a terminating signal.  Under the name tach the signal is
+ * passed on, so that kill(1) on tach ends the job as ^C ends the whole
+ * process group.  Under the name progress, cmd sees only its end of input
+ * and finishes, as with progress(1), and is waited for; a second signal
+ * is passed on, for a cmd that would not finish.
+ */
+static int
+wait_stopped_command(pid_t cmd, bool as_progress)
+{
+	int status;
+
+	if (!as_progress)
+		kill(cmd, signals_fatal());
+	(void)signals_take();
+	while (waitpid(cmd, &status, 0) == -1) {
+		if (errno != EINTR)
+			err(1, "waitpid");
+		if (signals_take() & SIGNAL_TERMINATE)
+			kill(cmd, signals_fatal());
+	}
+	return status;
+}
+
 /* The children's ends: stopped at -S, what feeds tach is stopped too. */
 static void
-end_children(struct run *run, struct input *in)
+end_children(struct run *run, struct input *in, bool as_progress)
 {
 	run->source_status = input_close(in, run->end != RELAY_EOF ||
 	    run->at_size);
-	if (run->cmd != -1) {
-		if (run->end == RELAY_STOPPED)
-			kill(run->cmd, signals_fatal());
-		run->cmd_status = command_wait(run->cmd);
-	}
+	if (run->cmd != -1)
+		run->cmd_status = run->end == RELAY_STOPPED ?
+		    wait_stopped_command(run->cmd, as_progress) :
+		    command_wait(run->cmd);
 }
 
 /* Complete: tach will exit 0, all moved or cmd content to stop early. */
@@ -342,7 +365,7 @@ main(int argc, char *argv[])
 	run.at_size = relay_reached(&relay);
 	relay_free(&relay);
 	end_output(&run, &relay, &display);
-	end_children(&run, &in);
+	end_children(&run, &in, opts.as_progress);
 	display_finish(&display, outcome_of(&run, &relay));
 	skipped = report_skipped(&relay, &opts);
 	options_free(&opts);

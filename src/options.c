@@ -64,6 +64,13 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+/* Invoked as progress: progress(1)'s options, and help and version only. */
+static const struct option progress_long_options[] = {
+	{ "help",		no_argument,	   NULL, OPT_HELP },
+	{ "version",		no_argument,	   NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
 static _Noreturn void
 usage(bool as_progress)
 {
@@ -100,10 +107,36 @@ written(void)
 	exit(0);
 }
 
+/* The number syntax of -b, -l, -L and -w, for both helps. */
+static const char size_syntax[] =
+    "SIZE is a number with an optional suffix b (512), k, m, g, t, w,\n"
+    "or K, M, G, T with an optional iB; factors join with x.\n";
+
+/* Invoked as progress: its options only, as tach takes them. */
 static _Noreturn void
-help(bool as_progress)
+help_progress(void)
 {
-	printf("usage: %s [options] %s\n"
+	printf("usage: %s [-ez] [-b buffersize] [-f file] [-l length] "
+	    "[-p prefix] cmd [args ...]\n"
+	    "Feed the input (standard input, or -f file) to cmd, drawing a "
+	    "progress bar\non standard output.\n\n"
+	    "  -b SIZE    read in buffers of SIZE bytes\n"
+	    "  -e         draw on standard error instead\n"
+	    "  -f FILE    read FILE instead of standard input\n"
+	    "  -l SIZE    expected length of the input\n"
+	    "  -p TEXT    text to the left of the bar\n"
+	    "  -z         decompress the input (gzip, bzip2, xz, zstd, lz4)\n"
+	    "  --help     show this help\n"
+	    "  --version  show the version\n\n%s"
+	    "Invoked as tach, the same program has more options: tach --help.\n",
+	    getprogname(), size_syntax);
+	written();
+}
+
+static _Noreturn void
+help(void)
+{
+	printf("usage: %s [options] [cmd [args ...]]\n"
 	    "Copy standard input (or each -f file in turn) to standard output,\n"
 	    "or into cmd, drawing a progress and rate bar on the terminal.\n\n"
 	    "  -0, --null              count NUL-terminated records: "
@@ -153,10 +186,8 @@ help(bool as_progress)
 	    "      --stats             print rate statistics and waits at "
 	    "the end\n"
 	    "      --help              show this help\n"
-	    "      --version           show the version\n\n"
-	    "SIZE is a number with an optional suffix b (512), k, m, g, t, "
-	    "w,\nor K, M, G, T with an optional iB; factors join with x.\n",
-	    getprogname(), as_progress ? "cmd [args ...]" : "[cmd [args ...]]");
+	    "      --version           show the version\n\n%s",
+	    getprogname(), size_syntax);
 	written();
 }
 
@@ -477,10 +508,12 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 
 	options_init(opts, argv);
 	msg[0] = '\0';
+	/* as progress, a script gets progress(1)'s usage for any other */
 	while ((ch = getopt_long(argc, argv,
-	    opts->as_progress ? "+0b:cD:EeF:f:i:L:l:N:np:qSWw:Yz" :
+	    opts->as_progress ? "+b:ef:l:p:z" :
 	    "+0b:cD:d:EeF:f:i:L:l:N:np:qSWw:Yz",
-	    long_options, NULL)) != -1) {
+	    opts->as_progress ? progress_long_options : long_options,
+	    NULL)) != -1) {
 		if (flag_option(opts, ch))
 			continue;
 		if (ch == OPT_HELP)
@@ -535,7 +568,9 @@ options_get(struct options *opts, int argc, char *argv[])
 	case OPTIONS_RUN:
 		return;
 	case OPTIONS_HELP:
-		help(opts->as_progress);
+		if (opts->as_progress)
+			help_progress();
+		help();
 	case OPTIONS_VERSION:
 		printf("tach %s\n", TACH_VERSION);
 		written();

@@ -49,6 +49,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    (opts.records != -1 && opts.records != '\n' &&
 	    opts.records != '\0')))
 		abort();
+	/* as progress, nothing but progress(1)'s options can be set */
+	if (r == OPTIONS_RUN && opts.as_progress && (opts.quiet ||
+	    opts.cursor || opts.force || opts.stats || opts.numeric ||
+	    opts.json || opts.format != NULL || opts.name != NULL ||
+	    opts.rate_limit != 0 || opts.width != 0 || opts.interval != 0.2 ||
+	    opts.delay != 0 || opts.stop_at_size || opts.wait ||
+	    opts.skip_errors || opts.sync || opts.no_splice ||
+	    opts.records != -1 || opts.watch_pid != 0))
+		abort();
 	options_free(&opts);
 	free(text);
 	return 0;

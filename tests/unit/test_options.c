@@ -87,6 +87,24 @@ operands(void **state)
 	assert_int_equal(parse("progress", "-e", "tar", "xf", "-", NULL),
 	    OPTIONS_RUN);
 	assert_string_equal(opts.cmd[0], "tar");
+	/* as progress, progress(1)'s options only, and --help, --version */
+	assert_int_equal(parse("progress", "-ez", "-b", "1k", "-f", "x", "-l",
+	    "2", "-p", "p: ", "cat", NULL), OPTIONS_RUN);
+	assert_true(opts.stderr_bar && opts.decompress);
+	assert_int_equal(opts.bufsize, 1024);
+	assert_int_equal(opts.size, 2);
+	assert_string_equal(opts.prefix, "p: ");
+	static const char *const not_progress[] = { "-q", "-S", "-c", "-n",
+	    "-E", "-W", "-Y", "-0", "-D1", "-d1", "-i1", "-L1", "-Nx", "-w9",
+	    "-F%p", "--force", "--stats", "--quiet", "--line-mode",
+	    "--no-splice", "--size=3", "--file=x", "--prefix=x", "--rate" };
+	for (size_t i = 0; i < sizeof(not_progress) / sizeof(*not_progress);
+	    i++)
+		assert_int_equal(parse("progress", not_progress[i], "cat",
+		    NULL), OPTIONS_USAGE);
+	assert_int_equal(parse("progress", "--help", NULL), OPTIONS_HELP);
+	assert_int_equal(parse("progress", "--version", NULL),
+	    OPTIONS_VERSION);
 }
 
 static void
