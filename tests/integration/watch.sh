@@ -171,11 +171,12 @@ if command -v strace >/dev/null; then
 fi
 
 # Nothing is done to the watched process: no tracing, no signal, nothing
-# of it opened for writing.
+# of it opened for writing, none of its descriptors taken.  A pidfd is
+# held only to tell it from a later process given its PID.
 if command -v strace >/dev/null; then
 	rm -f "$WORK/trace"
 	# (a redirection on a function call leaves a saved copy of fd 3 open)
-	(exec 3>&-; strace -f -o "$WORK/trace" -e trace=openat,open,ptrace,kill,tgkill,process_vm_writev,pidfd_open \
+	(exec 3>&-; strace -f -o "$WORK/trace" -e trace=openat,open,ptrace,kill,tgkill,process_vm_writev,pidfd_send_signal,pidfd_getfd \
 	    "$TACH" -d "$reader" --format json -i 0.05 2>/dev/null) &
 	watcher=$!
 	say "read $fdb 1000"
@@ -184,7 +185,7 @@ if command -v strace >/dev/null; then
 	exec 3>&-
 	wait "$watcher"
 	lacks "the watcher only reads /proc" "$WORK/trace" \
-	    "open.*/proc/.*O_(WRONLY|RDWR)|ptrace\\(|process_vm_writev|kill\\($reader|pidfd_open"
+	    "open.*/proc/.*O_(WRONLY|RDWR)|ptrace\\(|process_vm_writev|kill\\($reader|pidfd_send_signal|pidfd_getfd"
 fi
 wait "$reader"
 
