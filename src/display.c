@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "tach/clock.h"
+#include "tach/control.h"
 #include "tach/display.h"
 #include "tach/render.h"
 #include "tach/signals.h"
@@ -180,8 +181,8 @@ display_start(struct display *d, const struct options *opts,
 	d->relay = r;
 	d->prefix = opts->prefix;
 	d->name = opts->name;
-	d->label = report_label(opts->name, opts->nfiles > 1 ? in->name : NULL,
-	    opts->prefix);
+	d->file = opts->nfiles > 1 ? in->name : NULL;
+	d->label = report_label(d->name, d->file, d->prefix);
 	d->formatted = opts->format != NULL;
 	d->size = in->size;
 	d->size_known = in->size_known;
@@ -205,6 +206,7 @@ display_start(struct display *d, const struct options *opts,
 	if (opts->cursor)
 		report_pin(&d->out);
 	signals_timer(d->interval);
+	d->ticking = true;
 	(void)emit(d, false, DISPLAY_COMPLETE);
 }
 
@@ -218,8 +220,40 @@ display_flushing(struct display *d)
 void
 display_reading(struct display *d, const char *file)
 {
+	d->file = file;
 	free(d->label);
 	d->label = report_label(d->name, file, d->prefix);
+}
+
+/* -R: each waiting request's changes, from now on. */
+static void
+take_requests(struct display *d)
+{
+	struct control_change c;
+
+	while (control_take(&c)) {
+		if (c.rate_limit > 0)
+			relay_set_limit(d->relay, (double)c.rate_limit);
+		if (c.name != NULL) {
+			free(d->sent_name);
+			d->name = d->sent_name = c.name;
+			c.name = NULL;
+		}
+		if (c.prefix != NULL) {
+			free(d->sent_prefix);
+			d->prefix = d->sent_prefix = c.prefix;
+			c.prefix = NULL;
+		}
+		display_reading(d, d->file);
+		if (c.interval > 0) {
+			d->interval = c.interval;
+			if (d->ticking)
+				signals_timer(d->interval);
+		}
+		if (c.width > 0)
+			d->out.width = c.width;
+		control_free(&c);
+	}
 }
 
 bool
@@ -236,7 +270,10 @@ display_service(void *ctx)
 	}
 	if (bits & SIGNAL_INFO)
 		report_now(d);
-	if (bits & (SIGNAL_TICK | SIGNAL_WINCH | SIGNAL_CONT))
+	if (bits & SIGNAL_CONTROL)
+		take_requests(d);
+	if (bits & (SIGNAL_TICK | SIGNAL_WINCH | SIGNAL_CONT |
+	    SIGNAL_CONTROL))
 		(void)emit(d, false, DISPLAY_COMPLETE);
 	return true;
 }
@@ -261,6 +298,7 @@ display_finish(struct display *d, enum display_outcome outcome)
 	double t;
 
 	signals_timer(0);
+	d->ticking = false;
 	d->flushing = false;
 	t = emit(d, true, outcome);
 	report_end(&d->out);
@@ -269,4 +307,7 @@ display_finish(struct display *d, enum display_outcome outcome)
 	stats_free(&d->rates.rates);
 	free(d->label);
 	d->label = NULL;
+	free(d->sent_name);
+	free(d->sent_prefix);
+	d->sent_name = d->sent_prefix = NULL;
 }

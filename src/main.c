@@ -23,10 +23,12 @@
 
 #include "config.h"
 #include "tach/command.h"
+#include "tach/control.h"
 #include "tach/cursor.h"
 #include "tach/display.h"
 #include "tach/input.h"
 #include "tach/options.h"
+#include "tach/pidfile.h"
 #include "tach/relay.h"
 #include "tach/report.h"
 #include "tach/signals.h"
@@ -59,6 +61,14 @@ buffer_size(const struct options *opts, int in, int out)
 	if (opts->bufsize > RELAY_BUFSIZE_MAX)
 		return RELAY_BUFSIZE_MAX;
 	return (size_t)opts->bufsize;
+}
+
+/* What tach leaves in the file system goes with it, however it ends. */
+static void
+withdraw(void)
+{
+	pidfile_withdraw();
+	control_close();
 }
 
 /* A child's death by signal N becomes tach's, so the shell sees 128+N. */
@@ -345,8 +355,14 @@ main(int argc, char *argv[])
 	setlocale(LC_NUMERIC, "C");
 	options_get(&opts, argc, argv);
 	signals_install();
+	if (opts.remote_pid != 0)
+		return control_send(&opts);
+	signals_at_death(withdraw);
+	if (opts.pidfile != NULL)
+		pidfile_publish(opts.pidfile);
 	if (opts.watch_pid != 0)
 		return watch_run(&opts);
+	control_listen();
 	if (!open_next(&in, &opts, &next, &run.failed)) {
 		if (signals_fatal() != 0)
 			signals_die(signals_fatal());

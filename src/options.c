@@ -52,6 +52,8 @@ static const struct option long_options[] = {
 	{ "wait",		no_argument,	   NULL, 'W' },
 	{ "sync",		no_argument,	   NULL, 'Y' },
 	{ "null",		no_argument,	   NULL, '0' },
+	{ "pidfile",		required_argument, NULL, 'P' },
+	{ "remote",		required_argument, NULL, 'R' },
 	{ "line-mode",		no_argument,	   NULL, OPT_LINE_MODE },
 	{ "force",		no_argument,	   NULL, OPT_FORCE },
 	{ "format",		required_argument, NULL, 'F' },
@@ -85,16 +87,21 @@ usage(bool as_progress)
 		fprintf(stderr,
 		    "usage: %s [-0cEenqSWYz] [-b size] [-D seconds] [-f file]... "
 		    "[-i seconds]\n"
-		    "       %*s [-L rate] [-l length] [-N name] [-p prefix] "
-		    "[-w width]\n"
-		    "       %*s [-F format | --format json] [--force] "
-		    "[--line-mode] [--no-splice]\n"
-		    "       %*s [--stats] [cmd [args ...]]\n"
-		    "       %s -d pid[:fd] [-en] [-D seconds] [-i seconds] "
-		    "[-N name] [-p prefix]\n"
+		    "       %*s [-L rate] [-l length] [-N name] [-P pidfile] "
+		    "[-p prefix]\n"
 		    "       %*s [-w width] [-F format | --format json] "
-		    "[--force] [--stats]\n",
-		    name, pad, "", pad, "", pad, "", name, pad, "");
+		    "[--force]\n"
+		    "       %*s [--line-mode] [--no-splice] [--stats] "
+		    "[cmd [args ...]]\n"
+		    "       %s -d pid[:fd] [-en] [-D seconds] [-i seconds] "
+		    "[-N name]\n"
+		    "       %*s [-P pidfile] [-p prefix] [-w width] "
+		    "[-F format | --format json]\n"
+		    "       %*s [--force] [--stats]\n"
+		    "       %s -R pid [-i seconds] [-L rate] [-N name] "
+		    "[-p prefix] [-w width]\n",
+		    name, pad, "", pad, "", pad, "", name, pad, "", pad, "",
+		    name);
 	exit(1);
 }
 
@@ -167,8 +174,11 @@ help(void)
 	    "FILE's\n"
 	    "  -N, --name NAME         label the line (with -c, above all)\n"
 	    "  -n, --numeric           print a percentage a line on stderr\n"
+	    "  -P, --pidfile FILE      write tach's PID to FILE while it runs\n"
 	    "  -p, --prefix TEXT       text to the left of the bar\n"
 	    "  -q, --quiet             draw no bar\n"
+	    "  -R, --remote PID        change the running copy PID's -L, -N, "
+	    "-p, -i or -w\n"
 	    "  -S, --stop-at-size      stop after the -l length, exit 0\n"
 	    "  -W, --wait              draw nothing until the first byte "
 	    "arrives\n"
@@ -230,6 +240,23 @@ size_of_file(const char *path, long long *size, char *msg, size_t msglen)
 	return true;
 }
 
+/* -R PID: the process id of a running copy. */
+static bool
+remote_arg(const char *text, long *pid, char *msg, size_t msglen)
+{
+	char *end;
+
+	errno = 0;
+	*pid = strtol(text, &end, 10);
+	if (errno != 0 || end == text || *end != '\0' || *pid <= 0 ||
+	    *pid > INT_MAX) {
+		snprintf(msg, msglen, "-R `%s': not a process id",
+		    text_safe(text));
+		return false;
+	}
+	return true;
+}
+
 /* -d PID[:FD]: a process id, and a descriptor or -1. */
 static bool
 watch_arg(const char *text, long *pid, int *fd, char *msg, size_t msglen)
@@ -253,31 +280,48 @@ watch_arg(const char *text, long *pid, int *fd, char *msg, size_t msglen)
 	return true;
 }
 
-/* The options that make no sense when watching: the first given, or NULL. */
+/*
+ * The first option given that -d (watching another process) or -R
+ * (changing a running copy) does not take, or NULL.
+ */
 static const char *
-not_for_watching(const struct options *opts)
+not_taken(const struct options *opts, bool remote)
 {
-	const struct { bool given; const char *name; } refused[] = {
-		{ opts->cmd != NULL, "a command" },
-		{ opts->nfiles > 0, "-f" },
-		{ opts->quiet, "-q" },
-		{ opts->rate_limit != 0, "-L" },
-		{ opts->size >= 0, "-l" },
-		{ opts->stop_at_size, "-S" },
-		{ opts->bufsize != 0, "-b" },
-		{ opts->decompress, "-z" },
-		{ opts->skip_errors, "-E" },
-		{ opts->sync, "-Y" },
-		{ opts->wait, "-W" },
-		{ opts->cursor, "-c" },
-		{ opts->records == '\n', "--line-mode" },
-		{ opts->records == '\0', "-0" },
-		{ opts->no_splice, "--no-splice" },
+	const struct {
+		bool given;
+		const char *name;
+		bool watching, remote;	/* taken by -d, by -R */
+	} opt[] = {
+		{ opts->cmd != NULL, "a command", false, false },
+		{ opts->nfiles > 0, "-f", false, false },
+		{ opts->quiet, "-q", false, false },
+		{ opts->rate_limit != 0, "-L", false, true },
+		{ opts->size >= 0, "-l", false, false },
+		{ opts->stop_at_size, "-S", false, false },
+		{ opts->bufsize != 0, "-b", false, false },
+		{ opts->decompress, "-z", false, false },
+		{ opts->skip_errors, "-E", false, false },
+		{ opts->sync, "-Y", false, false },
+		{ opts->wait, "-W", false, false },
+		{ opts->cursor, "-c", false, false },
+		{ opts->records == '\n', "--line-mode", false, false },
+		{ opts->records == '\0', "-0", false, false },
+		{ opts->no_splice, "--no-splice", false, false },
+		{ opts->watch_pid != 0, "-d", true, false },
+		{ opts->numeric, "-n", true, false },
+		{ opts->json, "--format json", true, false },
+		{ opts->format != NULL, "-F", true, false },
+		{ opts->stats, "--stats", true, false },
+		{ opts->force, "--force", true, false },
+		{ opts->delay != 0, "-D", true, false },
+		{ opts->stderr_bar, "-e", true, false },
+		{ opts->pidfile != NULL, "-P", true, false },
 	};
 
-	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
-		if (refused[i].given)
-			return refused[i].name;
+	for (size_t i = 0; i < sizeof(opt) / sizeof(opt[0]); i++)
+		if (opt[i].given && !(remote ? opt[i].remote :
+		    opt[i].watching))
+			return opt[i].name;
 	return NULL;
 }
 
@@ -427,8 +471,11 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 		add_file(opts, argc, arg);
 		return true;
 	case 'i':
+		opts->interval_given = true;
 		return seconds_arg("interval", arg, 0.01, &opts->interval, msg,
 		    msglen);
+	case 'R':
+		return remote_arg(arg, &opts->remote_pid, msg, msglen);
 	case 'L':
 		return size_arg("rate limit", arg, 1, LLONG_MAX,
 		    &opts->rate_limit, msg, msglen);
@@ -441,6 +488,9 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 		return ok;
 	case 'N':
 		opts->name = arg;
+		return true;
+	case 'P':
+		opts->pidfile = arg;
 		return true;
 	case 'p':
 		opts->prefix = arg;
@@ -461,6 +511,21 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 {
 	const char *refused;
 
+	if (argc > 0)
+		opts->cmd = argv;
+	if (opts->remote_pid != 0 && (refused = not_taken(opts, true)) !=
+	    NULL) {
+		snprintf(msg, msglen, "-R changes a running copy: %s does not "
+		    "apply", refused);
+		return OPTIONS_BAD;
+	}
+	if (opts->remote_pid != 0 && opts->rate_limit == 0 &&
+	    opts->name == NULL && opts->prefix == NULL &&
+	    !opts->interval_given && opts->width == 0) {
+		snprintf(msg, msglen, "-R needs a change to send: -L, -N, -p, "
+		    "-i or -w");
+		return OPTIONS_BAD;
+	}
 	if (opts->stop_at_size && opts->size <= 0) {
 		snprintf(msg, msglen, "-S needs the length to stop at: -l");
 		return OPTIONS_BAD;
@@ -470,11 +535,10 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 		    "stderr: choose one");
 		return OPTIONS_BAD;
 	}
-	if (argc > 0)
-		opts->cmd = argv;
-	else if (opts->as_progress)
+	if (argc == 0 && opts->as_progress)
 		return OPTIONS_USAGE;
-	if (opts->watch_pid != 0 && (refused = not_for_watching(opts)) != NULL) {
+	if (opts->watch_pid != 0 && (refused = not_taken(opts, false)) !=
+	    NULL) {
 		snprintf(msg, msglen, "-d watches another process: %s does not "
 		    "apply", refused);
 		return OPTIONS_BAD;
@@ -511,7 +575,7 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 	/* as progress, a script gets progress(1)'s usage for any other */
 	while ((ch = getopt_long(argc, argv,
 	    opts->as_progress ? "+b:ef:l:p:z" :
-	    "+0b:cD:d:EeF:f:i:L:l:N:np:qSWw:Yz",
+	    "+0b:cD:d:EeF:f:i:L:l:N:nP:p:qR:SWw:Yz",
 	    opts->as_progress ? progress_long_options : long_options,
 	    NULL)) != -1) {
 		if (flag_option(opts, ch))

@@ -156,6 +156,15 @@ relay_suspended(struct relay *r, double seconds)
 	r->limit_stopped += seconds;
 }
 
+void
+relay_set_limit(struct relay *r, double limit)
+{
+	/* the bytes so far count as paid at the new rate: no burst, no debt */
+	r->limit = limit;
+	r->limit_from = clock_now() - (double)r->bytes / limit;
+	r->limit_stopped = 0;
+}
+
 /*
  * With -S, no call moves past the size to stop at, and reaching it ends
  * the transfer.  With -L, a call may move the bytes it is due: tach

@@ -17,13 +17,14 @@ static volatile sig_atomic_t arrived;
 static volatile sig_atomic_t fatal;
 /* Every signal tach handles, and so resets in its children. */
 static const int handled[] = { SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGUSR1,
-    SIGALRM, SIGWINCH, SIGTSTP, SIGCONT, SIGTTOU,
+    SIGALRM, SIGWINCH, SIGTSTP, SIGCONT, SIGTTOU, SIGIO,
 #ifdef HAVE_SIGINFO
     SIGINFO,
 #endif
 };
 /* Those the parent ignored. */
 static sigset_t inherited_ignored;
+static void (*at_death)(void);
 
 static void
 on_signal(int sig)
@@ -48,6 +49,9 @@ on_signal(int sig)
 		break;
 	case SIGCONT:
 		bit = SIGNAL_CONT;
+		break;
+	case SIGIO:
+		bit = SIGNAL_CONTROL;
 		break;
 	case SIGINT:
 	case SIGTERM:
@@ -115,6 +119,12 @@ signals_install(void)
 #ifdef HAVE_SIGINFO
 	catch(SIGINFO, 0);
 #endif
+}
+
+void
+signals_install_control(void)
+{
+	catch(SIGIO, 0);
 }
 
 void
@@ -196,11 +206,19 @@ unblock(int sig)
 }
 
 void
+signals_at_death(void (*last)(void))
+{
+	at_death = last;
+}
+
+void
 signals_die(int sig)
 {
 	/* a child's SIGSEGV becomes tach's death, not a core of tach's */
 	const struct rlimit no_core = { 0, 0 };
 
+	if (at_death != NULL)
+		at_death();
 	(void)setrlimit(RLIMIT_CORE, &no_core);
 	signal(sig, SIG_DFL);
 	unblock(sig);

@@ -35,6 +35,10 @@ struct display {
 	char			*label;		/* as drawn: name, file, prefix */
 	const char		*prefix;	/* -p, or NULL */
 	const char		*name;		/* -N, or NULL */
+	const char		*file;		/* several -f: the one read now */
+	char			*sent_prefix;	/* -R's -p, owned */
+	char			*sent_name;	/* -R's -N, owned */
+	bool			 ticking;	/* the redraw timer runs */
 	bool			 formatted;	/* -F: %T and %I need more */
 	uint64_t		 size;
 	bool			 size_known;	/* size 0: empty, not unknown */

@@ -12,6 +12,7 @@ struct options {
 	size_t		  nfiles;
 	const char	 *prefix;	/* -p */
 	double		  interval;	/* -i, seconds between redraws */
+	bool		  interval_given; /* -i was given */
 	long long	  rate_limit;	/* -L, bytes per second; 0: none */
 	const char	 *name;		/* -N */
 	int		  width;	/* -w; 0 means ask the terminal */
@@ -32,8 +33,10 @@ struct options {
 	double		  delay;	/* -D: seconds before the first draw */
 	bool		  cursor;	/* -c: one line per instance */
 	bool		  as_progress;	/* invoked as progress(1) */
+	const char	 *pidfile;	/* -P */
 	long		  watch_pid;	/* -d: the process to watch, or 0 */
 	int		  watch_fd;	/* -d PID:FD, or -1: every file */
+	long		  remote_pid;	/* -R: the copy to change, or 0 */
 	char		**cmd;		/* NULL in filter mode */
 };
 

@@ -70,6 +70,8 @@ void		relay_init(struct relay *r, int in, int out, size_t bufsize,
 enum relay_end	relay_run(struct relay *r);
 /* ^Z stopped tach for seconds: under -L they earn no burst. */
 void		relay_suspended(struct relay *r, double seconds);
+/* -R -L: moves at limit bytes a second from now on. */
+void		relay_set_limit(struct relay *r, double limit);
 /* -S: the bytes (records, in line mode) to stop at have been written. */
 bool		relay_reached(const struct relay *r);
 /* Writes a whole buffer, counting it; for bytes read before the relay ran. */

@@ -17,7 +17,8 @@ enum {
 	SIGNAL_INFO = 1 << 2,	/* SIGUSR1, or SIGINFO where it exists */
 	SIGNAL_TSTP = 1 << 3,	/* ^Z: tidy the terminal, then stop */
 	SIGNAL_CONT = 1 << 4,	/* continued after a stop */
-	SIGNAL_TERMINATE = 1 << 5	/* INT, TERM or HUP: see signals_fatal() */
+	SIGNAL_TERMINATE = 1 << 5,	/* INT, TERM or HUP: see signals_fatal() */
+	SIGNAL_CONTROL = 1 << 6		/* SIGIO: a -R request is waiting */
 };
 
 /*
@@ -25,6 +26,8 @@ enum {
  * four, those the parent ignored stay ignored.
  */
 void	signals_install(void);
+/* SIGIO, for -R's control socket. */
+void	signals_install_control(void);
 /* SIGALRM, SIGWINCH, SIGTSTP and SIGCONT, for a live display. */
 void	signals_install_display(void);
 /* Starts (interval > 0) or stops the redraw timer. */
@@ -39,6 +42,8 @@ int	signals_fatal(void);
 bool	signals_ignored(int sig);
 /* Dies of sig as if never caught, so the parent sees 128+sig. */
 _Noreturn void	signals_die(int sig);
+/* last runs in signals_die before the signal is raised, as atexit's do. */
+void	signals_at_death(void (*last)(void));
 /* Stops the process as ^Z would, returning once continued. */
 void	signals_stop_self(void);
 /*

@@ -1,0 +1,40 @@
+/*
+ * -R: remote control.  A running copy listens on a Unix socket in a
+ * directory only its user can enter ($TMPDIR/tach-UID, or /tmp's), named
+ * by its PID; "tach -R PID -L 1g" connects and sends the new values.  The
+ * kernel's SIGIO on a connection only wakes the copy: the values travel
+ * through the socket, so no signal can race with them.
+ */
+#ifndef TACH_CONTROL_H
+#define TACH_CONTROL_H
+
+#include <stdbool.h>
+
+#include "tach/options.h"
+
+/* What a request changes; a field left as its zero is unchanged. */
+struct control_change {
+	long long	 rate_limit;	/* -L */
+	char		*name;		/* -N */
+	char		*prefix;	/* -p */
+	double		 interval;	/* -i */
+	int		 width;		/* -w */
+};
+
+/*
+ * Starts listening, silently not where the directory is not private (the
+ * sender says why).  Needs signals_install() first.
+ */
+void	control_listen(void);
+/*
+ * After a SIGNAL_CONTROL: takes one waiting request into *c (free with
+ * control_free) and answers it.  False if none came whole and valid.
+ */
+bool	control_take(struct control_change *c);
+void	control_free(struct control_change *c);
+/* Stops listening and removes the socket; not in a child.  Idempotent. */
+void	control_close(void);
+/* tach -R: sends opts' changes to the copy opts->remote_pid; exit status. */
+int	control_send(const struct options *opts);
+
+#endif

@@ -1,0 +1,19 @@
+/*
+ * -P: tach's PID in a file while it runs, so that a script can find the
+ * instance to control (-R) or watch (-d).
+ */
+#ifndef TACH_PIDFILE_H
+#define TACH_PIDFILE_H
+
+/*
+ * Writes the PID to path whole (a temporary file renamed over it), or
+ * exits 1 with a message.
+ */
+void	pidfile_publish(const char *path);
+/*
+ * Removes the file if it still holds this process's PID: not in a child,
+ * not once another instance has taken the name.  Safe to call again.
+ */
+void	pidfile_withdraw(void);
+
+#endif

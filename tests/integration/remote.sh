@@ -1,0 +1,197 @@
+# -R: a running copy changed from another shell, over a socket only its
+# user can reach; -P: the PID file that finds it.
+. "$(dirname "$0")/lib.sh"
+
+# The sockets live in $TMPDIR/tach-UID: this test's own.
+export TMPDIR=$WORK
+dir=$WORK/tach-$(id -u)
+listening() { [ -S "$dir/$1" ]; }
+
+# A copy limited to 100k/s would take 500 s for 50 MB; -R -L 1g ends it
+# at once, exact.
+random "$WORK/big" 50000000
+"$TACH" -q -L 100k <"$WORK/big" >"$WORK/out" &
+copy=$!
+check "-L: the copy listens" wait_until 60 listening $copy
+check "-L: the directory is private" sh -c \
+    "[ \"\$(stat -c %a '$dir')\" = 700 ]"
+"$TACH" -R $copy -L 1g 2>"$WORK/err"
+check "-L: -R exits 0 ($(cat "$WORK/err"))" [ $? -eq 0 ]
+# 60 s, where 100k/s would need 500: the new limit holds
+check "-L: the copy ends soon after" wait_until 60 sh -c "! kill -0 $copy 2>/dev/null"
+wait $copy
+check "-L: the copy exits 0" [ $? -eq 0 ]
+check "-L: the output is exact" cmp -s "$WORK/big" "$WORK/out"
+check "-L: the socket is gone at the end" [ ! -e "$dir/$copy" ]
+
+# -N, -p, -w and -i on a drawn line (--force: plain lines in a file).
+random "$WORK/data" 3000000
+"$TACH" --force -L 100k -i 3600 -N old -P "$WORK/pid" <"$WORK/data" \
+    >"$WORK/out" 2>"$WORK/log" &
+copy=$!
+check "-P: the PID file" wait_until 60 sh -c "[ \"\$(cat '$WORK/pid' 2>/dev/null)\" = $copy ]"
+check "-P: the file is readable" sh -c "[ \"\$(stat -c %a '$WORK/pid')\" = \
+    \"\$(printf %o \$((0666 & ~0$(umask))))\" ]"
+check "-N: the copy listens" wait_until 60 listening $copy
+check "-i 3600: one line so far" [ "$(grep -c . "$WORK/log")" -le 1 ]
+"$TACH" -R "$(cat "$WORK/pid")" -N new -p 'pre: ' -w 50 -i 0.05
+check "-N -p -w -i: -R exits 0" [ $? -eq 0 ]
+check "-i: lines come every 0.05 s now" wait_until 60 sh -c \
+    "[ \$(grep -c . '$WORK/log') -ge 5 ]"
+check "-N -p: the new name and prefix" wait_until 60 grep -q "^new: pre: " \
+    "$WORK/log"
+# as wide as a line drawn with -w 50 from the start
+columns() { printf %s "$1" | LC_ALL=C.UTF-8 wc -m; }
+line=$(grep "^new: pre: " "$WORK/log" | head -n 1)
+"$TACH" --force -w 50 -N new -p 'pre: ' -l 3000000 </dev/null 2>&1 \
+    >/dev/null | head -n 1 >"$WORK/w50"
+check "-w: as -w 50 draws ($line)" [ "$(columns "$line")" -eq \
+    "$(columns "$(cat "$WORK/w50")")" ]
+check "-w: narrower than before" [ "$(columns "$line")" -lt \
+    "$(columns "$(head -n 1 "$WORK/log")")" ]
+"$TACH" -R $copy -L 1g
+wait $copy
+check "-R: the copy exits 0" [ $? -eq 0 ]
+check "-R: the output is exact" cmp -s "$WORK/data" "$WORK/out"
+check "-P: removed at the end" [ ! -e "$WORK/pid" ]
+ls "$WORK" >"$WORK/names"
+lacks "-P: no temporary file left" "$WORK/names" "^pid\\."
+
+# Thirty requests in a row, as fast as they come, into a command: every
+# one answered, none lost, the data exact; the last name is the last sent.
+"$TACH" --force -L 2m -N n0 -f "$WORK/big" cat >"$WORK/out" 2>"$WORK/log" &
+copy=$!
+check "many: the copy listens" wait_until 60 listening $copy
+ok=0
+for i in $(seq 1 30); do
+	"$TACH" -R $copy -N n$i && ok=$((ok + 1))
+done
+check "many: 30 answered ok ($ok)" [ $ok -eq 30 ]
+"$TACH" -R $copy -L 1g
+wait $copy
+check "many: the copy exits 0" [ $? -eq 0 ]
+check "many: exact" cmp -s "$WORK/big" "$WORK/out"
+check "many: the last line has the last name" sh -c \
+    "tail -n 1 '$WORK/log' | grep -q '^n30: '"
+
+# A stopped copy answers when it is continued.
+"$TACH" -q -L 100k <"$WORK/data" >"$WORK/out" &
+copy=$!
+check "stopped: the copy listens" wait_until 60 listening $copy
+kill -STOP $copy
+"$TACH" -R $copy -L 1g 2>"$WORK/err" &
+sender=$!
+echo $sender >"$WORK/sender"
+check "stopped: the sender waits for the answer" wait_until 60 polling \
+    "$WORK/sender"
+check "stopped: not answered yet" kill -0 $sender
+kill -CONT $copy
+wait $sender
+check "stopped: answered once continued ($(cat "$WORK/err"))" [ $? -eq 0 ]
+wait $copy
+check "stopped: exact" cmp -s "$WORK/data" "$WORK/out"
+
+# Refusals: nothing listens, nothing to send, options -R does not take.
+sleep 600 </dev/null >/dev/null 2>&1 &
+sleeper=$!
+"$TACH" -R $sleeper -L 1m 2>"$WORK/err"
+check "not a copy: exit 1 ($?)" [ $? -eq 1 ]
+check "not a copy: says so" grep -q "^tach: -R $sleeper: no copy of this user's with that PID is listening" "$WORK/err"
+"$TACH" -d $sleeper -i 0.05 2>/dev/null &
+watcher=$!
+wait_until 60 caught $watcher TERM
+"$TACH" -R $watcher -N x 2>"$WORK/err"
+check "a watch does not listen" grep -q "no copy of this user's" "$WORK/err"
+kill $sleeper $watcher 2>/dev/null
+wait $watcher
+"$TACH" -R 1 2>"$WORK/err"
+check "nothing to send: exit 1" [ $? -eq 1 ]
+check "nothing to send: says so" grep -qF "tach: -R needs a change to send: -L, -N, -p, -i or -w" "$WORK/err"
+for opt in -q -S -c -n --stats -z "-f x" "-l 1" "-d 1" "-P x"; do
+	# shellcheck disable=SC2086
+	"$TACH" -R 1 -L 1m $opt 2>"$WORK/err"
+	check "-R $opt: refused" grep -q "^tach: -R changes a running copy: .* does not apply$" "$WORK/err"
+done
+"$TACH" -R 1x -L 1m 2>"$WORK/err"
+check "-R 1x: not a process id" grep -qF "tach: -R \`1x': not a process id" "$WORK/err"
+"$TACH" -R 1 -L 1q 2>"$WORK/err"
+check "-R -L 1q: the number's message" grep -qF "rate limit \`1q': illegal number" "$WORK/err"
+
+# A copy killed with -9 leaves its socket; -R finds nobody there.
+"$TACH" -q -L 100k <"$WORK/data" >/dev/null &
+copy=$!
+wait_until 60 listening $copy
+kill -9 $copy
+wait $copy
+"$TACH" -R $copy -L 1m 2>"$WORK/err"
+check "killed: nobody listens" grep -q "no copy of this user's" "$WORK/err"
+
+# The directory must be private: not, and nothing listens or is sent.
+chmod 755 "$dir"
+"$TACH" -R 1 -L 1m 2>"$WORK/err"
+check "open directory: refused" grep -qF "tach: -R 1: $dir: not a directory of this user's that only it may enter" "$WORK/err"
+"$TACH" -q -L 100k <"$WORK/data" >"$WORK/out" &
+copy=$!
+check "open directory: the copy runs" wait_until 60 caught $copy TERM
+check "open directory: no socket" [ ! -e "$dir/$copy" ]
+kill $copy
+wait $copy
+chmod 700 "$dir"
+
+# Another user cannot reach it.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
+    [ -x /usr/bin/python3 ]; then
+	"$TACH" -q -L 100k <"$WORK/data" >/dev/null &
+	copy=$!
+	wait_until 60 listening $copy
+	chmod 755 "$WORK"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups /usr/bin/python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect(sys.argv[1])
+except PermissionError:
+    sys.exit(3)
+' "$dir/$copy"
+	check "another user: cannot connect" [ $? -eq 3 ]
+	kill $copy
+	wait $copy
+fi
+
+# -P: removed however tach ends, and only by the one that wrote it.
+"$TACH" -q -P "$WORK/pid" -f "$WORK/missing" 2>/dev/null
+check "-P: removed after an error" [ ! -e "$WORK/pid" ]
+"$TACH" -q -P "$WORK/pid" no-such-command-tach </dev/null 2>/dev/null
+check "-P: removed when cmd is not found" [ ! -e "$WORK/pid" ]
+yes | "$TACH" -q -P "$WORK/pid" | head -c 1 >/dev/null
+check "-P: removed after SIGPIPE" [ ! -e "$WORK/pid" ]
+mkfifo "$WORK/fifo"
+exec 4<>"$WORK/fifo"
+"$TACH" -q -P "$WORK/pid" <"$WORK/fifo" >/dev/null &
+copy=$!
+check "-P: written" wait_until 60 sh -c "[ \"\$(cat '$WORK/pid' 2>/dev/null)\" = $copy ]"
+wait_until 60 caught $copy TERM
+kill -TERM $copy
+wait $copy
+check "-P: removed after SIGTERM" [ ! -e "$WORK/pid" ]
+# Another instance took the name: the first leaves it alone.
+"$TACH" -q -P "$WORK/pid" <"$WORK/fifo" >/dev/null &
+first=$!
+wait_until 60 sh -c "[ \"\$(cat '$WORK/pid' 2>/dev/null)\" = $first ]"
+"$TACH" -q -P "$WORK/pid" <"$WORK/fifo" >/dev/null &
+second=$!
+wait_until 60 sh -c "[ \"\$(cat '$WORK/pid' 2>/dev/null)\" = $second ]"
+wait_until 60 caught $first TERM
+kill -TERM $first
+wait $first
+check "-P: the other's file is kept" [ "$(cat "$WORK/pid")" = $second ]
+wait_until 60 caught $second TERM
+kill -TERM $second
+wait $second
+check "-P: the other removes its own" [ ! -e "$WORK/pid" ]
+exec 4>&-
+"$TACH" -q -P "$WORK/no/such/dir/pid" </dev/null 2>"$WORK/err"
+check "-P: an unwritable file: exit 1" [ $? -eq 1 ]
+check "-P: names it" grep -qF "tach: -P $WORK/no/such/dir/pid: No such file or directory" "$WORK/err"
+
+done_testing
