@@ -362,7 +362,9 @@ main(int argc, char *argv[])
 		pidfile_publish(opts.pidfile);
 	if (opts.watch_pid != 0)
 		return watch_run(&opts);
-	control_listen();
+	/* progress(1) leaves nothing in /tmp; tach's -R finds tach */
+	if (!opts.as_progress)
+		control_listen();
 	if (!open_next(&in, &opts, &next, &run.failed)) {
 		if (signals_fatal() != 0)
 			signals_die(signals_fatal());

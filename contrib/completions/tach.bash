@@ -6,13 +6,13 @@ _tach()
 	_init_completion -s || return
 
 	case $prev in
-	-f|--file)
+	-f|--file|-P|--pidfile)
 		_filedir
 		return ;;
 	-F|--format)
 		COMPREPLY=($(compgen -W 'json' -- "$cur"))
 		return ;;
-	-d|--watchfd)
+	-d|--watchfd|-R|--remote)
 		_pids
 		return ;;
 	-b|--buffer-size|-D|--delay-start|-i|--interval|-L|--rate-limit|-l|--size|-N|--name|-p|--prefix|-w|--width)
@@ -23,7 +23,7 @@ _tach()
 	# after the first operand, complete the command and its arguments
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		-f|-b|-D|-d|-F|-i|-L|-l|-N|-p|-w|--file|--buffer-size|--delay-start|--watchfd|--interval|--rate-limit|--size|--name|--prefix|--width|--format)
+		-f|-b|-D|-d|-F|-i|-L|-l|-N|-P|-p|-R|-w|--file|--buffer-size|--delay-start|--watchfd|--interval|--rate-limit|--size|--name|--pidfile|--prefix|--remote|--width|--format)
 			((i++)) ;;
 		-*) ;;
 		*)
@@ -32,9 +32,9 @@ _tach()
 		esac
 	done
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W '-0 -b -c -D -d -E -e -F -f -i -L -l -N -n -p
-		    -q -S -W -w -Y -z --null --buffer-size= --cursor --delay-start=
-		    --watchfd=
+		COMPREPLY=($(compgen -W '-0 -b -c -D -d -E -e -F -f -i -L -l -N -n -P
+		    -p -q -R -S -W -w -Y -z --null --buffer-size= --cursor
+		    --delay-start= --watchfd= --pidfile= --remote=
 		    --skip-errors --stderr --file= --sync --line-mode
 		    --interval= --rate-limit= --size= --name= --numeric --prefix=
 		    --quiet --stop-at-size --wait --width= --decompress --force

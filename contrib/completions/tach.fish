@@ -13,11 +13,11 @@ function __tach_command
             case '--*=*'
             case -b --buffer-size -D --delay-start -d --watchfd -F --format \
                     -f --file -i --interval -L --rate-limit -l --size \
-                    -N --name -p --prefix -w --width
+                    -N --name -P --pidfile -p --prefix -R --remote -w --width
                 set -e words[1]
             case '-*'
                 # run together, the last letter's argument is the next word
-                string match -rq -- '^-[0cEenqSWYz]*[bDdFfiLlNpw]$' $words[1]
+                string match -rq -- '^-[0cEenqSWYz]*[bDdFfiLlNPpRw]$' $words[1]
                 and set -e words[1]
             case '*'
                 break
@@ -40,8 +40,10 @@ complete -c tach -n 'not __tach_command' -s L -l rate-limit -x -d 'at most this 
 complete -c tach -n 'not __tach_command' -s l -l size -x -d 'expected length, or @FILE for its length'
 complete -c tach -n 'not __tach_command' -s N -l name -x -d 'label the line'
 complete -c tach -n 'not __tach_command' -s n -l numeric -d 'a percentage a line on stderr'
+complete -c tach -n 'not __tach_command' -s P -l pidfile -r -F -d 'write the PID to this file while running'
 complete -c tach -n 'not __tach_command' -s p -l prefix -x -d 'text left of the bar'
 complete -c tach -n 'not __tach_command' -s q -l quiet -d 'draw nothing'
+complete -c tach -n 'not __tach_command' -s R -l remote -x -a '(__fish_complete_pids)' -d 'change a running copy: -L, -N, -p, -i, -w'
 complete -c tach -n 'not __tach_command' -s S -l stop-at-size -d 'stop after the -l length'
 complete -c tach -n 'not __tach_command' -s W -l wait -d 'draw nothing until the first byte'
 complete -c tach -n 'not __tach_command' -s w -l width -x -d 'columns to draw'

@@ -77,6 +77,10 @@ in_shell() {
 	check "$1: a command after options" completes "tach -q gzi" "tach -q gzip "
 	check "$1: after the command, the command's own options" \
 	    completes "tach -q gzip --fa" "tach -q gzip --fast "
+	check "$1: -P completes a name with a space" \
+	    completes "tach -P sp" 'tach -P sp\ ace.txt '
+	check "$1: -R consumes its argument; gzi is no command after it" \
+	    completes "tach -R 1 -N foo gzi" "tach -R 1 -N foo gzip "
 	check "$1: progress -f completes a name with a space" \
 	    completes "progress -f sp" 'progress -f sp\ ace.txt '
 	check "$1: progress completes a command after options" \
@@ -97,6 +101,12 @@ if command -v gzip >/dev/null && [ -r /usr/share/bash-completion/bash_completion
 	    COMP_WORDS=(tach -d ""); COMP_CWORD=2
 	    _tach; printf "%s\n" "${COMPREPLY[@]}"' "$c/tach.bash")
 	check "bash: -d offers process ids, this one among them" \
+	    sh -c 'echo "$1" | grep -qx "$2"' sh "$pids" "$$"
+	pids=$(bash -c '. /usr/share/bash-completion/bash_completion
+	    . "$0"; COMP_LINE="tach -R "; COMP_POINT=${#COMP_LINE}
+	    COMP_WORDS=(tach -R ""); COMP_CWORD=2
+	    _tach; printf "%s\n" "${COMPREPLY[@]}"' "$c/tach.bash")
+	check "bash: -R offers process ids, this one among them" \
 	    sh -c 'echo "$1" | grep -qx "$2"' sh "$pids" "$$"
 else
 	echo "skipped: bash with bash-completion and gzip" >&2
@@ -122,6 +132,10 @@ if command -v fish >/dev/null && command -v gzip >/dev/null; then
 	    sh -c '[ "$1" = gzip ]' sh "$(fish_complete 'tach -q gzi')"
 	check "fish: -N consumes its argument" \
 	    sh -c '[ "$1" = gzip ]' sh "$(fish_complete 'tach -N foo gzi')"
+	check "fish: -P completes a name with a space" \
+	    sh -c '[ "$1" = "sp ace.txt" ]' sh "$(fish_complete 'tach -P sp')"
+	check "fish: -R offers process ids" sh -c \
+	    'echo "$1" | grep -qx "$2"' sh "$(fish_complete 'tach -R ')" "$$"
 	check "fish: run-together -qN consumes its argument" \
 	    sh -c '[ "$1" = gzip ]' sh "$(fish_complete 'tach -qN foo gzi')"
 	fish_complete 'tach gzip -' >"$WORK/words"
