@@ -115,6 +115,33 @@ render_duration(double seconds, char *buf, size_t buflen)
 		    s / 60 % 60, s % 60);
 }
 
+/*
+ * The columns of the widest amount, "1023 KiB" or "1.00k lines": every
+ * number is padded to it, so that no field changes its width as values
+ * cross a unit (pv's tests for Debian bug 586763).
+ */
+static int
+amount_cols(bool lines)
+{
+	return lines ? 11 : 8;
+}
+
+/*
+ * An amount, or with per "/s" a rate, right-aligned at the width of the
+ * widest after the label before, which stays where it is.
+ */
+static void
+steady_amount(double value, bool lines, const char *before, const char *per,
+    char *buf, size_t buflen)
+{
+	char num[32], txt[40];
+
+	render_amount(value, lines, num, sizeof(num));
+	snprintf(txt, sizeof(txt), "%s%s", num, per);
+	snprintf(buf, buflen, "%s%*s", before, amount_cols(lines) +
+	    (int)strlen(per), txt);
+}
+
 static void
 add(struct field *f, int *n, enum kind kind, int priority, const char *fmt,
     const char *arg)
@@ -196,16 +223,17 @@ fields_of(const struct render_state *s, struct field *f)
 		add(f, &n, TEXT, 10, "%s", txt);
 		add(f, &n, BAR, 8, "%s", "");
 	}
-	render_amount((double)s->bytes, s->lines, num, sizeof(num));
-	add(f, &n, TEXT, known && !s->final ? 6 : 9, "%8s", num);
+	steady_amount((double)s->bytes, s->lines, "", "", txt, sizeof(txt));
+	add(f, &n, TEXT, known && !s->final ? 6 : 9, "%s", txt);
 	if (!s->final) {
-		render_amount(s->rate, s->lines, num, sizeof(num));
-		snprintf(txt, sizeof(txt), "%s/s", num);
-		add(f, &n, TEXT, 7, "%10s", s->stalled ? "stalled" : txt);
+		steady_amount(s->rate, s->lines, "", "/s", txt, sizeof(txt));
+		if (s->stalled)
+			snprintf(txt, sizeof(txt), "%*s",
+			    amount_cols(s->lines) + 2, "stalled");
+		add(f, &n, TEXT, 7, "%s", txt);
 	}
-	render_amount(s->average, s->lines, num, sizeof(num));
-	snprintf(txt, sizeof(txt), "avg %s/s", num);
-	add(f, &n, TEXT, s->final ? 8 : 3, "%14s", txt);
+	steady_amount(s->average, s->lines, "avg ", "/s", txt, sizeof(txt));
+	add(f, &n, TEXT, s->final ? 8 : 3, "%s", txt);
 	render_duration(s->elapsed, num, sizeof(num));
 	add(f, &n, TEXT, s->final ? 7 : 4, "%7s", num);
 	if (known && !s->final && s->done < s->size) {
@@ -388,12 +416,13 @@ token_text(const struct render_state *s, enum token t, char *buf,
 	buf[0] = '\0';
 	switch (t) {
 	case T_TIMER:
-		render_duration(s->elapsed, buf, len);
+		render_duration(s->elapsed, num, sizeof(num));
+		snprintf(buf, len, "%7s", num);
 		break;
 	case T_ETA:
 		render_duration(s->eta >= 0 && !s->final ? ceil(s->eta) : -1,
 		    num, sizeof(num));
-		snprintf(buf, len, "ETA %s", num);
+		snprintf(buf, len, "ETA %7s", num);
 		break;
 	case T_FINETA:
 		/* within a year: further on, a time of day says little */
@@ -402,20 +431,22 @@ token_text(const struct render_state *s, enum token t, char *buf,
 			when = (time_t)(s->wall + ceil(s->eta));
 			/* past six hours the day matters too, as pv says */
 			if (localtime_r(&when, &tm) != NULL &&
-			    strftime(buf, len, s->eta > 6 * 3600.0 ?
-			    "FIN %Y-%m-%d %H:%M:%S" : "FIN %H:%M:%S", &tm) > 0)
+			    strftime(num, sizeof(num), s->eta > 6 * 3600.0 ?
+			    "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm) > 0) {
+				snprintf(buf, len, "FIN %19s", num);
 				break;
+			}
 		}
-		snprintf(buf, len, "FIN --:--:--");
+		/* as wide as the date form, so that nothing after it moves */
+		snprintf(buf, len, "FIN %19s", "--:--:--");
 		break;
 	case T_RATE:
 	case T_AVERAGE:
-		render_amount(t == T_RATE ? s->rate : s->average, s->lines,
-		    num, sizeof(num));
-		snprintf(buf, len, "%s/s", num);
+		steady_amount(t == T_RATE ? s->rate : s->average, s->lines,
+		    "", "/s", buf, len);
 		break;
 	case T_BYTES:
-		render_amount((double)s->bytes, s->lines, buf, len);
+		steady_amount((double)s->bytes, s->lines, "", "", buf, len);
 		break;
 	case T_BUFFER:
 		if (s->waiting >= 0)

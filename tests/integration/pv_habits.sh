@@ -160,7 +160,7 @@ head -c 3000000 /dev/zero | TERM=dumb "$TACH" --force -F '%b %r' \
 frames "$err" >"$out"
 check "-F '%b %r': frames drawn" [ -s "$out" ]
 check "-F '%b %r': bytes and rate, nothing else" sh -c "[ -s '$out' ] &&
-    ! grep -Evq '^ *[0-9.]+ [KMGT]?i?B [0-9.]+ [KMGT]?i?B/s *$' '$out'"
+    ! grep -Evq '^ *[0-9.]+ [KMGT]?i?B +[0-9.]+ [KMGT]?i?B/s *$' '$out'"
 check "-F '%b %r': the count at the end" sh -c "tail -n 1 '$out' | grep -q '^2.86 MiB '"
 head -c 1000 /dev/zero | TERM=dumb "$TACH" --force -l 2000 -N img \
     -F '%N:%p|%{average-rate}' -w 60 2>"$err" >/dev/null

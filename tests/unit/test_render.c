@@ -72,7 +72,7 @@ golden_known_ascii(void **state)
 	(void)state;
 	render_line(&s, 80, &ascii, line, sizeof(line));
 	assert_string_equal(line, " 50% [========>        ]    500 B    100 B/s"
-	    "    avg 100 B/s 0:00:05 ETA 0:00:05");
+	    " avg    100 B/s 0:00:05 ETA 0:00:05");
 	/* the time left is rounded up: never 0:00:00 while bytes remain */
 	s.eta = 0.2;
 	render_line(&s, 80, &ascii, line, sizeof(line));
@@ -91,7 +91,7 @@ golden_known_utf8(void **state)
 	/* 17 cells at 50%: 8 full blocks and a half block */
 	render_line(&s, 80, &utf8, line, sizeof(line));
 	assert_string_equal(line, " 50% [████████▌        ]    500 B    100 B/s"
-	    "    avg 100 B/s 0:00:05 ETA 0:00:05");
+	    " avg    100 B/s 0:00:05 ETA 0:00:05");
 }
 
 static void
@@ -111,12 +111,12 @@ golden_start_and_end(void **state)
 	s.final = true;
 	render_line(&s, 60, &ascii, line, sizeof(line));
 	assert_string_equal(line,
-	    "100% [====================]   1000 B    avg 100 B/s 0:00:05");
+	    "100% [====================]   1000 B avg    100 B/s 0:00:05");
 	/* an interrupted run's last line tells where it stopped */
 	s.bytes = s.done = 250;
 	render_line(&s, 60, &ascii, line, sizeof(line));
 	assert_string_equal(line,
-	    " 25% [=====               ]    250 B    avg 100 B/s 0:00:05");
+	    " 25% [=====               ]    250 B avg    100 B/s 0:00:05");
 }
 
 static void
@@ -127,11 +127,11 @@ golden_unknown(void **state)
 
 	(void)state;
 	render_line(&s, 60, &ascii, line, sizeof(line));
-	assert_string_equal(line, "1.00 MiB  512 KiB/s  avg 512 KiB/s 0:00:02"
+	assert_string_equal(line, "1.00 MiB  512 KiB/s avg  512 KiB/s 0:00:02"
 	    " [  <=>         ]");
 	s.final = true;
 	render_line(&s, 40, &ascii, line, sizeof(line));
-	assert_string_equal(line, "1.00 MiB  avg 512 KiB/s 0:00:02        ");
+	assert_string_equal(line, "1.00 MiB avg  512 KiB/s 0:00:02        ");
 }
 
 static void
@@ -237,11 +237,12 @@ format_strings(void **state)
 	s.waiting = 42;
 	s.wall = 0;		/* 1970-01-01 00:00:00 UTC */
 	render_format(&s, "%b %r", 20, &ascii, line, sizeof(line));
-	assert_string_equal(line, "500 B 100 B/s      ");
+	/* each number at its widest amount's width, for the whole run */
+	assert_string_equal(line, "   500 B    100 B/s");
 	render_format(&s, "%N: %a|%t|%e|%T|%%|%{bytes}", 60, &ascii, line,
 	    sizeof(line));
-	assert_string_equal(line, "disk: 100 B/s|0:00:05|ETA 0:00:05| 42%|%|"
-	    "500 B             ");
+	assert_string_equal(line, "disk:    100 B/s|0:00:05|ETA 0:00:05| 42%|%|"
+	    "   500 B       ");
 	/* the bar takes the rest: 30 columns less "[x] " */
 	render_format(&s, "[x] %p", 31, &ascii, line, sizeof(line));
 	assert_string_equal(line, "[x]  50% [=========>         ]");
@@ -251,23 +252,24 @@ format_strings(void **state)
 	assert_non_null(strchr(line, '|'));
 	/* %I: the time of day it ends, 5 s after the wall clock */
 	s.wall = 3600;
-	render_format(&s, "%I", 14, &ascii, line, sizeof(line));
-	assert_string_equal(line, "FIN 01:00:05 ");
+	/* as wide as the date form: what follows %I never moves */
+	render_format(&s, "%I|", 26, &ascii, line, sizeof(line));
+	assert_string_equal(line, "FIN            01:00:05| ");
 	/* more than six hours away: the date too; the ETA counts days */
 	s.eta = 2 * 86400 + 5;
-	render_format(&s, "%I %e", 41, &ascii, line, sizeof(line));
-	assert_string_equal(line, "FIN 1970-01-03 01:00:05 ETA 2d 00:00:05 ");
+	render_format(&s, "%I|%e", 41, &ascii, line, sizeof(line));
+	assert_string_equal(line, "FIN 1970-01-03 01:00:05|ETA 2d 00:00:05 ");
 	s.eta = 6 * 3600;
-	render_format(&s, "%I", 14, &ascii, line, sizeof(line));
-	assert_string_equal(line, "FIN 07:00:00 ");
+	render_format(&s, "%I|", 26, &ascii, line, sizeof(line));
+	assert_string_equal(line, "FIN            07:00:00| ");
 	s.eta = 5;
 	s.final = true;
-	render_format(&s, "%I %e", 26, &ascii, line, sizeof(line));
-	assert_string_equal(line, "FIN --:--:-- ETA -:--:-- ");
+	render_format(&s, "%I|%e", 37, &ascii, line, sizeof(line));
+	assert_string_equal(line, "FIN            --:--:--|ETA -:--:-- ");
 	s.final = false;
 	/* literal text is escaped as a prefix is, and cut at the width */
 	render_format(&s, "\033[2J%b", 40, &utf8, line, sizeof(line));
-	assert_memory_equal(line, "\\x1b[2J500 B", 12);
+	assert_memory_equal(line, "\\x1b[2J   500 B", 15);
 	render_format(&s, "abcdefghijklmnop %b", 6, &ascii, line,
 	    sizeof(line));
 	assert_string_equal(line, "abcde");
@@ -332,6 +334,84 @@ width_rule(void **state)
 				}
 }
 
+/* Where each '|' of line stands, as a string of column numbers. */
+static void
+bars_at(const char *text, char *where, size_t len)
+{
+	size_t used = 0;
+
+	where[0] = '\0';
+	for (const char *p = text; *p != '\0' && used < len; p++)
+		if (*p == '|')
+			used += (size_t)snprintf(where + used, len - used, "%d,",
+			    (int)(p - text));
+}
+
+/*
+ * Steady lines (pv's tests for Debian bug 586763): as amounts, rates and
+ * times cross every unit, no field changes its width, so nothing moves.
+ */
+static void
+steady_widths(void **state)
+{
+	static const double values[] = { 0, 1, 999, 1000, 1023, 1023.4,
+	    1023.5, 1024, 10239, 10240, 102399, 102400, 1023999, 1048575,
+	    1048576, 1536003, 10485759, 104857599, 1073217536, 1e12, 1e15,
+	    1e18 };
+	struct render_state s = half();
+	char first[256], where[256];
+	ptrdiff_t avg = 0, eta = 0;
+
+	(void)state;
+	s.wall = 3600;
+	for (int lines = 0; lines < 2; lines++) {
+		s.lines = lines;
+		for (size_t i = 0; i < sizeof(values) / sizeof(*values); i++) {
+			s.bytes = (uint64_t)values[i];
+			s.rate = s.average = values[i];
+			s.elapsed = s.eta = (double)(i * 1111 % 36000);
+			render_format(&s, "%b|%r|%a|%t|%e|%I|%T|", 200, &ascii,
+			    line, sizeof(line));
+			bars_at(line, where, sizeof(where));
+			if (i == 0 && lines == 0)
+				memcpy(first, where, sizeof(first));
+			else if (lines == 0)
+				assert_string_equal(where, first);
+			/* the default bar: every field where it was */
+			render_line(&s, 120, &ascii, line, sizeof(line));
+			assert_int_equal(columns(line), 119);
+			assert_non_null(strstr(line, "avg"));
+			assert_non_null(strstr(line, "ETA"));
+			if (i == 0) {
+				avg = strstr(line, "avg") - line;
+				eta = strstr(line, "ETA") - line;
+			}
+			assert_int_equal(strstr(line, "avg") - line, avg);
+			assert_int_equal(strstr(line, "ETA") - line, eta);
+		}
+	}
+	/* line mode, at its own widths: the same at every value */
+	s.lines = true;
+	s.size = 0;
+	s.bytes = 0;
+	s.rate = s.average = 0;
+	render_format(&s, "%b|%r|%a|", 100, &ascii, line, sizeof(line));
+	bars_at(line, first, sizeof(first));
+	for (size_t i = 0; i < sizeof(values) / sizeof(*values); i++) {
+		s.bytes = (uint64_t)values[i];
+		s.rate = s.average = values[i];
+		render_format(&s, "%b|%r|%a|", 100, &ascii, line,
+		    sizeof(line));
+		bars_at(line, where, sizeof(where));
+		assert_string_equal(where, first);
+		render_line(&s, 120, &ascii, line, sizeof(line));
+		assert_non_null(strstr(line, "avg"));
+		if (i == 0)
+			avg = strstr(line, "avg") - line;
+		assert_int_equal(strstr(line, "avg") - line, avg);
+	}
+}
+
 /* --line-mode: the amounts and rates count lines, in SI steps. */
 static void
 line_amounts(void **state)
@@ -343,10 +423,10 @@ line_amounts(void **state)
 
 	(void)state;
 	render_line(&s, 70, &ascii, line, sizeof(line));
-	assert_string_equal(line, "1.50M lines 250k lines/s avg 999 lines/s "
-	    "0:00:02 [  <=>             ]");
+	assert_string_equal(line, "1.50M lines  250k lines/s avg   999 lines/s "
+	    "0:00:02 [  <=>          ]");
 	render_format(&s, "%b|%r|%a", 40, &ascii, line, sizeof(line));
-	assert_string_equal(line, "1.50M lines|250k lines/s|999 lines/s   ");
+	assert_string_equal(line, "1.50M lines| 250k lines/s|  999 lines/s");
 	render_amount(0, true, buf, sizeof(buf));
 	assert_string_equal(buf, "0 lines");
 	render_amount(999.4, true, buf, sizeof(buf));
@@ -422,6 +502,7 @@ main(void)
 		cmocka_unit_test(width_rule),
 		cmocka_unit_test(units),
 		cmocka_unit_test(line_amounts),
+		cmocka_unit_test(steady_widths),
 	};
 
 	setenv("TZ", "UTC", 1);

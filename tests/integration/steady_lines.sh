@@ -1,0 +1,86 @@
+# Steady lines: no field changes its width as its number crosses a unit,
+# so nothing on the line moves.  pv's own two tests for Debian bug 586763
+# (the byte count and the rate passing 1 MiB), adapted: the bursts come
+# when the previous one has been drawn, not after a sleep; then the same
+# for the default bar, and for line mode's SI steps.
+. "$(dirname "$0")/lib.sh"
+
+mkfifo "$WORK/in"
+
+# bursts FORMAT WORD...: tach --force -F FORMAT -l 1500k reads bursts of
+# zeros (999k, 1k, 3 bytes, 500k), each sent once the log shows WORD for
+# the one before.  The frames, without trailing blanks, in $WORK/frames.
+bursts() {
+	_fmt=$1
+	shift
+	"$TACH" --force -F "$_fmt" -l 1500k -i 0.05 <"$WORK/in" >/dev/null \
+	    2>"$WORK/log" &
+	_meter=$!
+	exec 4>"$WORK/in"
+	for _burst in 999k 1k 3 500k; do
+		case $_burst in
+		*k) head -c $((${_burst%k} * 1024)) /dev/zero >&4 ;;
+		*) head -c "$_burst" /dev/zero >&4 ;;
+		esac
+		[ $# -gt 0 ] || continue
+		check "$_fmt: drawn at $1" wait_until 60 grep -q -- "$1" "$WORK/log"
+		shift
+	done
+	exec 4>&-
+	wait $_meter
+	sed 's/ *$//' "$WORK/log" | grep -v '^$' >"$WORK/frames"
+}
+# lengths FILE: how many different line lengths FILE has
+lengths() {
+	LC_ALL=C.UTF-8 awk '{ print length($0) }' "$1" | sort -u | wc -l
+}
+
+# pv -btIf -s 1500k: 999 KiB, 1000 KiB, 1.46 MiB
+bursts '%b %t %I' " 999 KiB" "1000 KiB" "1000 KiB" "1.46 MiB"
+check "bytes: one line length ($(sort -u "$WORK/frames" | tr '\n' '|'))" \
+    [ "$(lengths "$WORK/frames")" -eq 1 ]
+# pv -rtIf -s 1500k: the rate goes from B/s to MiB/s and back (the count
+# at the end tells when each burst was drawn)
+bursts '%r %t %I %b' " 999 KiB" "1000 KiB" "1000 KiB" "1.46 MiB"
+check "rate: one line length ($(sort -u "$WORK/frames" | tr '\n' '|'))" \
+    [ "$(lengths "$WORK/frames")" -eq 1 ]
+check "rate: more than one unit seen" [ "$(grep -o '[KMG]\?i\?B/s' \
+    "$WORK/frames" | sort -u | wc -l)" -gt 1 ]
+bursts '%a|%b|%e|%t|%T|%r' " 999 KiB" "1000 KiB" "1000 KiB" "1.46 MiB"
+check "every number: one line length" [ "$(lengths "$WORK/frames")" -eq 1 ]
+
+# The default bar: every field starts where it started (the bar keeps
+# its cells), frame after frame, until the last.
+"$TACH" --force -l 1500k -w 100 -i 0.05 <"$WORK/in" >/dev/null 2>"$WORK/log" &
+meter=$!
+exec 4>"$WORK/in"
+for burst in 999 1 500; do
+	head -c $((burst * 1024)) /dev/zero >&4
+	check "bar: drawn after $burst k" wait_until 60 sh -c \
+	    "grep -c . '$WORK/log' | grep -qv '^0$'"
+done
+exec 4>&-
+wait $meter
+sed '$d' "$WORK/log" | grep -v '^$' >"$WORK/frames"
+check "bar: frames drawn" [ -s "$WORK/frames" ]
+check "bar: avg at one column" [ "$(LC_ALL=C.UTF-8 awk '{ print index($0, "avg") }' \
+    "$WORK/frames" | sort -u | wc -l)" -eq 1 ]
+check "bar: ] at one column" [ "$(LC_ALL=C.UTF-8 awk '{ print index($0, "]") }' \
+    "$WORK/frames" | sort -u | wc -l)" -eq 1 ]
+
+# Line mode: 999 lines, then 1.00k and up, the same width.
+"$TACH" --force --line-mode -F '%b|%r|%a' -i 0.05 <"$WORK/in" >/dev/null \
+    2>"$WORK/log" &
+meter=$!
+exec 4>"$WORK/in"
+yes | head -n 999 >&4
+check "lines: drawn at 999" wait_until 60 grep -q "  999 lines|" "$WORK/log"
+yes | head -n 200001 >&4
+check "lines: drawn at 200k" wait_until 60 grep -q " 201k lines|" "$WORK/log"
+exec 4>&-
+wait $meter
+sed 's/ *$//' "$WORK/log" | grep -v '^$' >"$WORK/frames"
+check "lines: one line length ($(cut -c1-12 "$WORK/frames" | sort -u | tr '\n' '|'))" \
+    [ "$(lengths "$WORK/frames")" -eq 1 ]
+
+done_testing
