@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@ static int listener = -1;
 static pid_t owner;
 static char bound[sizeof(((struct sockaddr_un *)NULL)->sun_path)];
 
+#ifndef __linux__
 /*
  * The sockets' directory, $TMPDIR/tach-UID or /tmp/tach-UID, made if
  * missing when make is set.  Refused, msg saying why, unless it is a
@@ -64,41 +66,81 @@ private_dir(char *dir, size_t len, bool make, char *msg, size_t msglen)
 	}
 	return true;
 }
+#endif
 
-/* The socket of the copy pid; false, msg saying why, if it has none. */
+/*
+ * The socket of the copy pid, in *sun, *len long.  On Linux a name in the
+ * abstract namespace, "\0tach-UID-PID": no file is made, none is left
+ * behind, and each side checks the other's user id.  Elsewhere a socket
+ * in a directory only this user may enter.  False, msg saying why, if
+ * there can be none.
+ */
 static bool
-socket_name(pid_t pid, struct sockaddr_un *sun, bool make, char *msg,
-    size_t msglen)
+socket_name(pid_t pid, struct sockaddr_un *sun, socklen_t *len, bool make,
+    char *msg, size_t msglen)
 {
-	char dir[sizeof(sun->sun_path)];
+	int n;
 
 	memset(sun, 0, sizeof(*sun));
 	sun->sun_family = AF_UNIX;
+#ifdef __linux__
+	(void)make;
+	(void)msg;
+	(void)msglen;
+	n = snprintf(sun->sun_path + 1, sizeof(sun->sun_path) - 1,
+	    "tach-%ld-%ld", (long)geteuid(), (long)pid);
+	*len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
+	    (size_t)n);
+#else
+	char dir[sizeof(sun->sun_path)];
+
 	if (!private_dir(dir, sizeof(dir), make, msg, msglen))
 		return false;
-	if ((size_t)snprintf(sun->sun_path, sizeof(sun->sun_path), "%s/%ld",
-	    dir, (long)pid) >= sizeof(sun->sun_path)) {
+	n = snprintf(sun->sun_path, sizeof(sun->sun_path), "%s/%ld", dir,
+	    (long)pid);
+	if ((size_t)n >= sizeof(sun->sun_path)) {
 		snprintf(msg, msglen, "%s: the name is too long for a socket",
 		    text_safe(dir));
 		return false;
 	}
+	*len = (socklen_t)sizeof(*sun);
+#endif
 	return true;
+}
+
+/* The other end runs as this user: 0, or -1 with errno set. */
+static int
+same_user(int fd)
+{
+	uid_t uid;
+	gid_t gid;
+
+	if (getpeereid(fd, &uid, &gid) == -1)
+		return -1;
+	if (uid != geteuid()) {
+		errno = EPERM;
+		return -1;
+	}
+	return 0;
 }
 
 void
 control_listen(void)
 {
 	struct sockaddr_un sun;
+	socklen_t len;
 	char msg[256];
 	int fd;
 
-	if (!socket_name(getpid(), &sun, true, msg, sizeof(msg)) ||
+	if (!socket_name(getpid(), &sun, &len, true, msg, sizeof(msg)) ||
 	    (fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
 		return;
-	/* in the private directory, only a process that had this PID */
-	(void)unlink(sun.sun_path);
+	/* a file in the private directory: only a process that had this PID */
+	if (sun.sun_path[0] != '\0')
+		(void)unlink(sun.sun_path);
+	/* an abstract name someone else holds: nothing listens */
 	if (fcntl(fd, F_SETFD, FD_CLOEXEC) == -1 ||
-	    bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
+	    bind(fd, (struct sockaddr *)&sun, len) == -1) {
 		close(fd);
 		return;
 	}
@@ -120,7 +162,8 @@ control_close(void)
 		return;
 	close(listener);
 	listener = -1;
-	(void)unlink(bound);
+	if (bound[0] != '\0')
+		(void)unlink(bound);
 }
 
 void
@@ -244,16 +287,14 @@ bool
 control_take(struct control_change *c)
 {
 	char req[REQUEST_MAX + 1], msg[ANSWER_MAX - 2];
-	uid_t uid;
-	gid_t gid;
 	ssize_t len;
 	int fd;
 
 	memset(c, 0, sizeof(*c));
 	while (listener != -1 && (fd = accept(listener, NULL, NULL)) != -1) {
 		(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
-		/* the directory keeps others out; the peer's id, again */
-		if (getpeereid(fd, &uid, &gid) == -1 || uid != geteuid()) {
+		/* another user's: shut out without a word */
+		if (same_user(fd) == -1) {
 			close(fd);
 			continue;
 		}
@@ -288,6 +329,7 @@ int
 control_send(const struct options *opts)
 {
 	struct sockaddr_un sun;
+	socklen_t sunlen;
 	char req[REQUEST_MAX], msg[ANSWER_MAX], num[32];
 	long pid = opts->remote_pid;
 	size_t len = 0;
@@ -313,17 +355,21 @@ control_send(const struct options *opts)
 	}
 	if (!fits)
 		errx(1, "-R %ld: the name and prefix are too long", pid);
-	if (!socket_name((pid_t)pid, &sun, false, msg, sizeof(msg)))
+	if (!socket_name((pid_t)pid, &sun, &sunlen, false, msg, sizeof(msg)))
 		errx(1, "-R %ld: %s", pid, msg);
 	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
 		err(1, "-R %ld", pid);
-	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
+	if (connect(fd, (struct sockaddr *)&sun, sunlen) == -1) {
 		if (errno == ENOENT || errno == ECONNREFUSED)
 			errx(1, "-R %ld: no copy of this user's with that PID "
 			    "is listening (it has ended, or watches with -d)",
 			    pid);
-		err(1, "-R %ld: %s", pid, text_safe(sun.sun_path));
+		err(1, "-R %ld", pid);
 	}
+	/* an abstract name can be taken by anyone: it must be this user's */
+	if (same_user(fd) == -1)
+		errx(1, "-R %ld: the socket is not this user's copy's: "
+		    "nothing sent", pid);
 	if (write(fd, req, len) != (ssize_t)len ||
 	    shutdown(fd, SHUT_WR) == -1)
 		err(1, "-R %ld", pid);

@@ -199,9 +199,15 @@ display_start(struct display *d, const struct options *opts,
 	/* -n and --format json replace the bar, as pv -n does */
 	report_open(&d->out, fd, !opts->quiet && !machine, opts->force,
 	    opts->width, opts->format);
-	/* -L needs ^Z seen, so a stop earns no burst */
-	if (!d->out.active && !machine && !d->stats && opts->rate_limit == 0)
+	/*
+	 * -L needs ^Z seen, so a stop earns no burst.  Undrawn, a slow tick
+	 * still comes: a signal that arrived just before a call blocked
+	 * (on an input that never speaks) is acted on within a second.
+	 */
+	if (!d->out.active && !machine && !d->stats && opts->rate_limit == 0) {
+		signals_timer(1);
 		return;
+	}
 	signals_install_display();
 	if (opts->cursor)
 		report_pin(&d->out);

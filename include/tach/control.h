@@ -1,9 +1,10 @@
 /*
- * -R: remote control.  A running copy listens on a Unix socket in a
- * directory only its user can enter ($TMPDIR/tach-UID, or /tmp's), named
- * by its PID; "tach -R PID -L 1g" connects and sends the new values.  The
- * kernel's SIGIO on a connection only wakes the copy: the values travel
- * through the socket, so no signal can race with them.
+ * -R: remote control.  A running copy listens on a Unix socket named by
+ * its user and PID (on Linux in the abstract namespace, elsewhere in a
+ * directory only its user may enter), and each side checks that the other
+ * runs as the same user; "tach -R PID -L 1g" connects and sends the new
+ * values.  The kernel's SIGIO on a connection only wakes the copy: the
+ * values travel through the socket, so no signal can race with them.
  */
 #ifndef TACH_CONTROL_H
 #define TACH_CONTROL_H
@@ -22,7 +23,7 @@ struct control_change {
 };
 
 /*
- * Starts listening, silently not where the directory is not private (the
+ * Starts listening; silently not where that cannot be done safely (the
  * sender says why).  Needs signals_install() first.
  */
 void	control_listen(void);

@@ -2,10 +2,19 @@
 # user can reach; -P: the PID file that finds it.
 . "$(dirname "$0")/lib.sh"
 
-# The sockets live in $TMPDIR/tach-UID: this test's own.
+# The sockets: on Linux abstract names, tach-UID-PID, that no file backs;
+# elsewhere files in $TMPDIR/tach-UID, here this test's own.
 export TMPDIR=$WORK
 dir=$WORK/tach-$(id -u)
-listening() { [ -S "$dir/$1" ]; }
+abstract=no
+[ -r /proc/net/unix ] && [ "$(uname)" = Linux ] && abstract=yes
+listening() {
+	if [ $abstract = yes ]; then
+		grep -q "@tach-$(id -u)-$1\$" /proc/net/unix
+	else
+		[ -S "$dir/$1" ]
+	fi
+}
 
 # A copy limited to 100k/s would take 500 s for 50 MB; -R -L 1g ends it
 # at once, exact.
@@ -13,8 +22,12 @@ random "$WORK/big" 50000000
 "$TACH" -q -L 100k <"$WORK/big" >"$WORK/out" &
 copy=$!
 check "-L: the copy listens" wait_until 60 listening $copy
-check "-L: the directory is private" sh -c \
-    "[ \"\$(stat -c %a '$dir')\" = 700 ]"
+if [ $abstract = yes ]; then
+	check "-L: no file is made for the socket" [ ! -e "$dir" ]
+else
+	check "-L: the directory is private" sh -c \
+	    "[ \"\$(stat -c %a '$dir')\" = 700 ]"
+fi
 "$TACH" -R $copy -L 1g 2>"$WORK/err"
 check "-L: -R exits 0 ($(cat "$WORK/err"))" [ $? -eq 0 ]
 # 60 s, where 100k/s would need 500: the new limit holds
@@ -22,7 +35,7 @@ check "-L: the copy ends soon after" wait_until 60 sh -c "! kill -0 $copy 2>/dev
 wait $copy
 check "-L: the copy exits 0" [ $? -eq 0 ]
 check "-L: the output is exact" cmp -s "$WORK/big" "$WORK/out"
-check "-L: the socket is gone at the end" [ ! -e "$dir/$copy" ]
+check "-L: the socket is gone at the end" eval "! listening $copy"
 
 # -N, -p, -w and -i on a drawn line (--force: plain lines in a file).
 random "$WORK/data" 3000000
@@ -126,36 +139,61 @@ wait $copy
 "$TACH" -R $copy -L 1m 2>"$WORK/err"
 check "killed: nobody listens" grep -q "no copy of this user's" "$WORK/err"
 
-# The directory must be private: not, and nothing listens or is sent.
-chmod 755 "$dir"
-"$TACH" -R 1 -L 1m 2>"$WORK/err"
-check "open directory: refused" grep -qF "tach: -R 1: $dir: not a directory of this user's that only it may enter" "$WORK/err"
-"$TACH" -q -L 100k <"$WORK/data" >"$WORK/out" &
-copy=$!
-check "open directory: the copy runs" wait_until 60 caught $copy TERM
-check "open directory: no socket" [ ! -e "$dir/$copy" ]
-kill $copy
-wait $copy
-chmod 700 "$dir"
+# Elsewhere, the directory must be private: not, and nothing listens or
+# is sent.
+if [ $abstract = no ]; then
+	chmod 755 "$dir"
+	"$TACH" -R 1 -L 1m 2>"$WORK/err"
+	check "open directory: refused" grep -qF "tach: -R 1: $dir: not a directory of this user's that only it may enter" "$WORK/err"
+	"$TACH" -q -L 100k <"$WORK/data" >"$WORK/out" &
+	copy=$!
+	check "open directory: the copy runs" wait_until 60 caught $copy TERM
+	check "open directory: no socket" [ ! -e "$dir/$copy" ]
+	kill $copy
+	wait $copy
+	chmod 700 "$dir"
+fi
 
-# Another user cannot reach it.
-if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
-    [ -x /usr/bin/python3 ]; then
-	"$TACH" -q -L 100k <"$WORK/data" >/dev/null &
+# Another user cannot change it: shut out without an answer.  And a name
+# another user took is not trusted by the sender.
+if [ $abstract = yes ] && [ "$(id -u)" -eq 0 ] &&
+    command -v setpriv >/dev/null && [ -x /usr/bin/python3 ]; then
+	"$TACH" --force -L 100k -N mine <"$WORK/data" >/dev/null 2>"$WORK/log" &
 	copy=$!
 	wait_until 60 listening $copy
-	chmod 755 "$WORK"
 	setpriv --reuid=nobody --regid=nogroup --clear-groups /usr/bin/python3 -c '
 import socket, sys
 s = socket.socket(socket.AF_UNIX)
+s.connect("\0tach-0-" + sys.argv[1])
+s.sendall(b"N theirs\0")
+s.shutdown(socket.SHUT_WR)
 try:
-    s.connect(sys.argv[1])
-except PermissionError:
+    sys.exit(3 if s.recv(100) == b"" else 0)
+except ConnectionResetError:
     sys.exit(3)
-' "$dir/$copy"
-	check "another user: cannot connect" [ $? -eq 3 ]
-	kill $copy
+' $copy
+	check "another user: shut out ($?)" [ $? -eq 3 ]
+	"$TACH" -R $copy -L 1g
 	wait $copy
+	lacks "another user: the name is unchanged" "$WORK/log" "theirs"
+	# nobody takes the name of a copy that is not there
+	setpriv --reuid=nobody --regid=nogroup --clear-groups /usr/bin/python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind("\0tach-0-999999999")
+s.listen(1)
+print("ready", flush=True)
+c, _ = s.accept()
+c.sendall(b"ok\n")
+c.recv(100)
+' >"$WORK/squat" &
+	squatter=$!
+	check "squatter: listening" wait_until 60 grep -q ready "$WORK/squat"
+	"$TACH" -R 999999999 -N x 2>"$WORK/err"
+	check "squatter: refused (exit $?)" [ $? -eq 1 ]
+	check "squatter: says why" grep -qF "tach: -R 999999999: the socket is not this user's copy's: nothing sent" "$WORK/err"
+	kill $squatter 2>/dev/null
+	wait $squatter
 fi
 
 # -P: removed however tach ends, and only by the one that wrote it.
