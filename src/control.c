@@ -1,7 +1,8 @@
 /*
  * -R: the copy's control socket, and the sender's side.  A request is a
  * list of "K value" records, each ended by a NUL, sent whole before the
- * sender's end of writing; K is L, N, p, i or w, as the options.  The
+ * sender's end of writing; K is L, N, p, i or w, as the options (B is
+ * -L in a byte unit, bytes even in line mode).  The
  * answer is "ok", or why the request was refused, on one line.
  */
 #include <sys/types.h>
@@ -235,16 +236,19 @@ take_record(struct control_change *c, const char *rec, char *msg,
 			return true;
 		}
 		break;
+	case 'B':
 	case 'L':
 	case 'w':
 		n = strtoll(v, &end, 10);
 		if (end == v || *end != '\0' || errno != 0 || n < 1 ||
 		    (rec[0] == 'w' && n > RENDER_WIDTH_MAX))
 			break;
-		if (rec[0] == 'L')
-			c->rate_limit = n;
-		else
+		if (rec[0] == 'w')
 			c->width = (int)n;
+		else {
+			c->rate_limit = n;
+			c->rate_in_bytes = rec[0] == 'B';
+		}
 		return true;
 	}
 	snprintf(msg, msglen, "-%c `%s': not a value it takes", rec[0],
@@ -339,7 +343,8 @@ control_send(const struct options *opts)
 
 	if (opts->rate_limit > 0) {
 		snprintf(num, sizeof(num), "%lld", opts->rate_limit);
-		fits &= add_record(req, &len, sizeof(req), 'L', num);
+		fits &= add_record(req, &len, sizeof(req),
+		    opts->rate_in_bytes ? 'B' : 'L', num);
 	}
 	if (opts->name != NULL)
 		fits &= add_record(req, &len, sizeof(req), 'N', opts->name);

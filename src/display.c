@@ -239,7 +239,8 @@ take_requests(struct display *d)
 
 	while (control_take(&c)) {
 		if (c.rate_limit > 0)
-			relay_set_limit(d->relay, (double)c.rate_limit);
+			relay_set_limit(d->relay, (double)c.rate_limit,
+			    c.rate_in_bytes);
 		if (c.name != NULL) {
 			free(d->sent_name);
 			d->name = d->sent_name = c.name;

@@ -218,11 +218,14 @@ relay_setup(struct relay *r, const struct options *opts, int in, int out,
     struct display *display)
 {
 	relay_init(r, in, out, buffer_size(opts, in, out), !opts->no_splice);
-	r->limit = (double)opts->rate_limit;
+
 	if (opts->stop_at_size)
 		r->stop_at = (uint64_t)opts->size;
 	r->skip_errors = opts->skip_errors;
 	r->separator = opts->records;
+	if (opts->rate_limit > 0)
+		relay_set_limit(r, (double)opts->rate_limit,
+		    opts->rate_in_bytes);
 	if (opts->sync)
 		writeback_init(&r->writeback, out);
 	r->timed = opts->stats;

@@ -169,7 +169,10 @@ help(void)
 	    "                          to read several files in turn, as "
 	    "cat does\n"
 	    "  -i, --interval SEC      seconds between redraws (default 0.2)\n"
-	    "  -L, --rate-limit RATE   move at most RATE bytes a second\n"
+	    "  -L, --rate-limit RATE   move at most RATE bytes a second (lines "
+	    "with\n"
+	    "                          --line-mode, unless RATE ends in B: "
+	    "1MiB)\n"
 	    "  -l, --size SIZE         expected length of the input; @FILE: "
 	    "FILE's\n"
 	    "  -N, --name NAME         label the line (with -c, above all)\n"
@@ -477,6 +480,9 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 	case 'R':
 		return remote_arg(arg, &opts->remote_pid, msg, msglen);
 	case 'L':
+		/* line mode counts lines; 1MiB or 64KB still means bytes */
+		opts->rate_in_bytes = arg[0] != '\0' &&
+		    arg[strlen(arg) - 1] == 'B';
 		return size_arg("rate limit", arg, 1, LLONG_MAX,
 		    &opts->rate_limit, msg, msglen);
 	case 'l':

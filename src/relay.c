@@ -138,16 +138,38 @@ relay_reached(const struct relay *r)
 	    (r->separator == -1 ? r->bytes : r->records) >= r->stop_at;
 }
 
+/* -L in records: a step's worth, 50 ms at the limit, at least one. */
+static uint64_t
+records_step(const struct relay *r)
+{
+	return r->limit >= 20 ? (uint64_t)(r->limit / 20) : 1;
+}
+
 size_t
 relay_records_allowed(const struct relay *r, const unsigned char *data,
-    size_t n)
+    size_t n, bool paced)
 {
+	uint64_t most = UINT64_MAX;
 	size_t used = n;
 
-	if (r->separator != -1 && r->stop_at > r->records)
+	if (r->separator == -1)
+		return n;
+	if (r->stop_at > r->records)
+		most = r->stop_at - r->records;
+	if (paced && r->limit_records && r->limit > 0 &&
+	    records_step(r) < most)
+		most = records_step(r);
+	if (most != UINT64_MAX)
 		(void)records_count(data, n, (unsigned char)r->separator,
-		    r->stop_at - r->records, &used);
+		    most, &used);
 	return used;
+}
+
+/* What -L counts: records in line mode (unless asked in bytes), else bytes. */
+static uint64_t
+limit_count(const struct relay *r)
+{
+	return r->limit_records ? r->records : r->bytes;
 }
 
 void
@@ -157,11 +179,14 @@ relay_suspended(struct relay *r, double seconds)
 }
 
 void
-relay_set_limit(struct relay *r, double limit)
+relay_set_limit(struct relay *r, double limit, bool in_bytes)
 {
 	/* the bytes so far count as paid at the new rate: no burst, no debt */
 	r->limit = limit;
-	r->limit_from = clock_now() - (double)r->bytes / limit;
+	r->limit_records = r->separator != -1 && !in_bytes;
+	/* before the first byte, the clock starts with the first move */
+	if (r->limit_from != 0 || limit_count(r) > 0)
+		r->limit_from = clock_now() - (double)limit_count(r) / limit;
 	r->limit_stopped = 0;
 }
 
@@ -176,7 +201,7 @@ relay_set_limit(struct relay *r, double limit)
 size_t
 relay_chunk(struct relay *r, enum relay_end *end)
 {
-	double now, due;
+	double now, due, step;
 	struct timespec ts;
 	size_t most = r->bufsize, chunk;	/* relay_init: at least 1 */
 
@@ -189,10 +214,15 @@ relay_chunk(struct relay *r, enum relay_end *end)
 		most = (size_t)(r->stop_at - r->bytes);
 	if (r->limit <= 0)
 		return most;
-	if ((chunk = (size_t)(r->limit / 20)) == 0)
-		chunk = 1;
-	if (chunk > most)
-		chunk = most;
+	/*
+	 * In records, as many bytes as a step's records took so far (a page
+	 * before any): the zero-copy tiers then cut at the step's last one.
+	 */
+	step = r->limit / 20;
+	if (r->limit_records)
+		step = (double)records_step(r) * (r->records > 0 ?
+		    (double)r->bytes / (double)r->records : 4096);
+	chunk = step < 1 ? 1 : step >= (double)most ? most : (size_t)step;
 	for (;;) {
 		now = clock_now();
 		if (r->limit_from == 0)
@@ -200,7 +230,7 @@ relay_chunk(struct relay *r, enum relay_end *end)
 		/* time spent stopped earns no credit for a burst */
 		r->limit_from += r->limit_stopped;
 		r->limit_stopped = 0;
-		due = r->limit_from + (double)r->bytes / r->limit;
+		due = r->limit_from + (double)limit_count(r) / r->limit;
 		if (now - due > 0.5)
 			r->limit_from += now - due - 0.5;
 		if (due <= now)
@@ -402,7 +432,7 @@ rescue(struct relay *r, size_t span, enum relay_end *end)
 		if (n == -1)
 			memset(r->buf, 0, piece);
 		used = relay_records_allowed(r, r->buf, n == -1 ? piece :
-		    (size_t)n);
+		    (size_t)n, false);
 		if (n == -1)
 			note_skipped(r, (uint64_t)(at + (off_t)done), used);
 		if ((*end = relay_write(r, r->buf, used)) != RELAY_EOF)
@@ -427,7 +457,9 @@ copy_loop(struct relay *r)
 		n = transfer(r, true, r->buf, len);
 		if (n > 0) {
 			/* -S in lines: what follows the record is left unread */
-			used = relay_records_allowed(r, r->buf, (size_t)n);
+			/* a pipe's read cannot be put back: no cut for -L */
+			used = relay_records_allowed(r, r->buf, (size_t)n,
+			    false);
 			if (used < (size_t)n)
 				(void)lseek(r->in, (off_t)used - n, SEEK_CUR);
 			if ((end = relay_write(r, r->buf, used)) != RELAY_EOF)

@@ -25,10 +25,11 @@ bool	relay_count(struct relay *r, const unsigned char *data, size_t n,
 	    enum relay_end *end);
 /*
  * Line mode with -S: of the n bytes in data, how many may move without
- * passing the record to stop at.
+ * passing the record to stop at; paced (a tier that can leave the rest
+ * where it lies), with -L in records too, no more than one step's.
  */
 size_t	relay_records_allowed(const struct relay *r,
-	    const unsigned char *data, size_t n);
+	    const unsigned char *data, size_t n, bool paced);
 /* The page-aligned buffer, allocated on first use. */
 unsigned char	*relay_buffer(struct relay *r);
 /*

@@ -254,7 +254,8 @@ look(struct relay *r, const struct tap *t, size_t len, size_t *ahead,
 			*end = RELAY_READ_ERROR;
 			return -1;
 		}
-	*ahead = relay_records_allowed(r, buf, (size_t)n);
+	/* the tee and pread leave the rest in place: -L may cut it too */
+	*ahead = relay_records_allowed(r, buf, (size_t)n, true);
 	return 1;
 }
 

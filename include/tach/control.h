@@ -16,6 +16,7 @@
 /* What a request changes; a field left as its zero is unchanged. */
 struct control_change {
 	long long	 rate_limit;	/* -L */
+	bool		 rate_in_bytes;	/* -L in a byte unit */
 	char		*name;		/* -N */
 	char		*prefix;	/* -p */
 	double		 interval;	/* -i */

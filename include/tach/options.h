@@ -13,7 +13,9 @@ struct options {
 	const char	 *prefix;	/* -p */
 	double		  interval;	/* -i, seconds between redraws */
 	bool		  interval_given; /* -i was given */
-	long long	  rate_limit;	/* -L, bytes per second; 0: none */
+	long long	  rate_limit;	/* -L, per second; 0: none */
+	bool		  rate_in_bytes; /* -L in a byte unit (1MiB): bytes
+					   even in line mode */
 	const char	 *name;		/* -N */
 	int		  width;	/* -w; 0 means ask the terminal */
 	bool		  stderr_bar;	/* -e */

@@ -51,7 +51,8 @@ struct relay {
 	struct relay_skip *skipped;	/* -E: the ranges, in order */
 	size_t		 nskipped;
 	uint64_t	 lost;		/* -E: bytes sent as zeros */
-	double		 limit;		/* -L: bytes per second, or 0 */
+	double		 limit;		/* -L: per second, or 0 */
+	bool		 limit_records;	/* -L counts records, not bytes */
 	double		 limit_from;	/* -L: when its clock started */
 	double		 limit_stopped;	/* -L: seconds stopped (^Z), unpaid */
 	unsigned char	*buf;		/* allocated when first needed */
@@ -70,8 +71,11 @@ void		relay_init(struct relay *r, int in, int out, size_t bufsize,
 enum relay_end	relay_run(struct relay *r);
 /* ^Z stopped tach for seconds: under -L they earn no burst. */
 void		relay_suspended(struct relay *r, double seconds);
-/* -R -L: moves at limit bytes a second from now on. */
-void		relay_set_limit(struct relay *r, double limit);
+/*
+ * -L, and -R's: moves at limit a second from now on, in records in line
+ * mode unless in_bytes, else in bytes.
+ */
+void		relay_set_limit(struct relay *r, double limit, bool in_bytes);
 /* -S: the bytes (records, in line mode) to stop at have been written. */
 bool		relay_reached(const struct relay *r);
 /* Writes a whole buffer, counting it; for bytes read before the relay ran. */

@@ -173,4 +173,42 @@ gzip -c "$WORK/lines" >"$WORK/lines.gz"
 check "-z --line-mode: exact" cmp -s "$WORK/lines" "$out"
 check "-z --line-mode: the lines" [ "$(final lines)" = "$nlines" ]
 
+# -L in line mode counts lines, as pv -l -L does: 200 lines of 1000 bytes
+# at 100 lines a second take at least 1.95 s (load cannot make them
+# faster), and far less than the 2000 s that 100 bytes a second would;
+# never more than a step (5 lines) ahead on tach's own clock.  A byte
+# unit (1KiB) still limits bytes.
+awk 'BEGIN { for (i = 0; i < 200; i++) printf "%0999d\n", i }' >"$WORK/wide"
+for how in pipe file --no-splice; do
+	start=$(date +%s%N)
+	case $how in
+	pipe) cat "$WORK/wide" | "$TACH" --line-mode --format json -i 0.1 \
+	    -L 100 2>"$err" | cat >"$out" ;;
+	file) "$TACH" --line-mode --format json -i 0.1 -L 100 <"$WORK/wide" \
+	    2>"$err" >"$out" ;;
+	*) cat "$WORK/wide" | "$TACH" --line-mode --format json -i 0.1 \
+	    -L 100 $how 2>"$err" | cat >"$out" ;;
+	esac
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	check "-L 100 lines ($how): exact" cmp -s "$WORK/wide" "$out"
+	check "-L 100 lines ($how): 200 lines take at least 1.95 s (${ms} ms)" \
+	    [ "$ms" -ge 1950 ]
+	check "-L 100 lines ($how): counted in lines, not bytes (${ms} ms)" \
+	    [ "$ms" -le 60000 ]
+	ahead=$(sed 's/.*"elapsed":\([0-9.]*\),"bytes":[0-9]*,"lines":\([0-9]*\),.*/\1 \2/' "$err" |
+	    awk '{ x = $2 - 100 * $1; if (x > m) m = x } END { print int(m) }')
+	# (a pipe's read cannot be put back: read/write may send a first
+	# read's lines at once)
+	[ "$how" = --no-splice ] ||
+	check "-L 100 lines ($how): at most a step ahead (${ahead} lines)" \
+	    [ "${ahead:-999}" -le 5 ]
+done
+head -c 2048 "$WORK/wide" >"$WORK/wide2k"
+start=$(date +%s%N)
+"$TACH" -q --line-mode -L 1KiB <"$WORK/wide2k" >"$out"
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+check "-L 1KiB in line mode: exact" cmp -s "$WORK/wide2k" "$out"
+check "-L 1KiB in line mode: bytes, 2 KiB take at least 1.95 s (${ms} ms)" \
+    [ "$ms" -ge 1950 ]
+
 done_testing
