@@ -165,7 +165,7 @@ check "-F '%b %r': the count at the end" sh -c "tail -n 1 '$out' | grep -q '^2.8
 head -c 1000 /dev/zero | TERM=dumb "$TACH" --force -l 2000 -N img \
     -F '%N:%p|%{average-rate}' -w 60 2>"$err" >/dev/null
 check "-F with %N, %p and %{average-rate}" sh -c \
-    "tr '\r' '\n' <'$err' | grep -Eq '^img: 50% \[.*\]\|[0-9.]+ [KMG]?i?B/s *$'"
+    "tr '\r' '\n' <'$err' | grep -Eq '^img: 50% \[.*\]\| *[0-9.]+ [KMG]?i?B/s *$'"
 head -c 1000 /dev/zero | "$TACH" -F json 2>"$err" >/dev/null
 check "-F json is --format json" sh -c "tail -n 1 '$err' | grep -q '\"final\":true'"
 "$TACH" -F '%b %q' </dev/null 2>"$err"
