@@ -182,6 +182,7 @@ check "no files: said once" [ "$(grep -c 'has no regular file' "$WORK/err")" -eq
 # the same clock tick: the start time cannot tell them apart there.
 cat >"$WORK/reuse.sh" <<'EOF'
 cd "$1" || exit 2
+rm -f json	# the last run's would say "grow" before this watch does
 sh -c 'exec 3<grow; exec sleep 600' & a=$!
 until ls -l /proc/$a/fd 2>/dev/null | grep -q grow; do sleep 0.05; done
 LD_PRELOAD=$2 "$TACH" -d $a --format json -i 0.05 2>json & w=$!
