@@ -363,7 +363,7 @@ main(int argc, char *argv[])
 	signals_at_death(withdraw);
 	if (opts.pidfile != NULL)
 		pidfile_publish(opts.pidfile);
-	if (opts.watch_pid != 0)
+	if (opts.watching)
 		return watch_run(&opts);
 	/* progress(1) leaves nothing in /tmp; tach's -R finds tach */
 	if (!opts.as_progress)

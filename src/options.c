@@ -28,7 +28,10 @@ enum {
 	OPT_LINE_MODE,
 	OPT_HELP,
 	OPT_VERSION,
-	OPT_PV_RATE
+	OPT_PV_RATE,
+	OPT_WAIT_FOR,
+	OPT_READING,
+	OPT_WRITING
 };
 
 static const struct option long_options[] = {
@@ -47,6 +50,9 @@ static const struct option long_options[] = {
 	{ "decompress",		no_argument,	   NULL, 'z' },
 	{ "delay-start",	required_argument, NULL, 'D' },
 	{ "watchfd",		required_argument, NULL, 'd' },
+	{ "wait-for",		no_argument,	   NULL, OPT_WAIT_FOR },
+	{ "reading",		no_argument,	   NULL, OPT_READING },
+	{ "writing",		no_argument,	   NULL, OPT_WRITING },
 	{ "skip-errors",	no_argument,	   NULL, 'E' },
 	{ "stop-at-size",	no_argument,	   NULL, 'S' },
 	{ "wait",		no_argument,	   NULL, 'W' },
@@ -93,11 +99,12 @@ usage(bool as_progress)
 		    "[--force]\n"
 		    "       %*s [--line-mode] [--no-splice] [--stats] "
 		    "[cmd [args ...]]\n"
-		    "       %s -d pid[:fd] [-en] [-D seconds] [-i seconds] "
-		    "[-N name]\n"
+		    "       %s -d [pid[:fd] | name] [-en] [-D seconds] "
+		    "[-i seconds] [-N name]\n"
 		    "       %*s [-P pidfile] [-p prefix] [-w width] "
 		    "[-F format | --format json]\n"
-		    "       %*s [--force] [--stats]\n"
+		    "       %*s [--force] [--reading | --writing] [--stats] "
+		    "[--wait-for]\n"
 		    "       %s -R pid [-i seconds] [-L rate] [-N name] "
 		    "[-p prefix] [-w width]\n",
 		    name, pad, "", pad, "", pad, "", name, pad, "", pad, "",
@@ -155,7 +162,9 @@ help(void)
 	    "  -d, --watchfd PID[:FD]  watch how far process PID has got in "
 	    "the files\n"
 	    "                          (or in descriptor FD) it has open, a "
-	    "line each\n"
+	    "line each;\n"
+	    "  -d NAME, -d             every process named NAME, or the usual "
+	    "copy tools\n"
 	    "  -E, --skip-errors       zeros for only what cannot be read of a "
 	    "file or disk\n"
 	    "  -e, --stderr            draw on stderr in command mode\n"
@@ -198,6 +207,10 @@ help(void)
 	    "      --no-splice         plain read/write, no zero-copy calls\n"
 	    "      --stats             print rate statistics and waits at "
 	    "the end\n"
+	    "      --wait-for          with -d NAME or -d: watch for new ones "
+	    "until ^C\n"
+	    "      --reading           with -d: only files open for reading\n"
+	    "      --writing           with -d: only files open for writing\n"
 	    "      --help              show this help\n"
 	    "      --version           show the version\n\n%s",
 	    getprogname(), size_syntax);
@@ -260,24 +273,40 @@ remote_arg(const char *text, long *pid, char *msg, size_t msglen)
 	return true;
 }
 
-/* -d PID[:FD]: a process id, and a descriptor or -1. */
+/*
+ * -d PID[:FD]: a process id, and a descriptor or -1; -d NAME: every
+ * process of that command name (a name may begin with digits: 7z).
+ */
 static bool
-watch_arg(const char *text, long *pid, int *fd, char *msg, size_t msglen)
+watch_arg(struct options *opts, const char *text, char *msg, size_t msglen)
 {
 	char *end;
 	long n;
 
+	opts->watching = true;
+	if (text[0] == '\0')
+		return true;	/* -d alone: the usual copy tools */
+	if (text[0] == '-') {
+		snprintf(msg, msglen, "-d `%s': not a process id, pid:fd or "
+		    "command name", text_safe(text));
+		return false;
+	}
+	if (text[strspn(text, "0123456789:")] != '\0') {
+		opts->watch_name = text;
+		return true;
+	}
 	errno = 0;
-	*pid = strtol(text, &end, 10);
-	*fd = -1;
+	opts->watch_pid = strtol(text, &end, 10);
+	opts->watch_fd = -1;
 	if (end != text && *end == ':' && end[1] >= '0' && end[1] <= '9') {
 		n = strtol(end + 1, &end, 10);
-		*fd = n <= INT_MAX ? (int)n : -1;
+		opts->watch_fd = n <= INT_MAX ? (int)n : -1;
 	}
-	if (errno != 0 || end == text || *end != '\0' || *pid <= 0 ||
-	    *pid > INT_MAX || (strchr(text, ':') != NULL && *fd < 0)) {
-		snprintf(msg, msglen, "-d `%s': not a process id, or pid:fd",
-		    text);
+	if (errno != 0 || end == text || *end != '\0' ||
+	    opts->watch_pid <= 0 || opts->watch_pid > INT_MAX ||
+	    (strchr(text, ':') != NULL && opts->watch_fd < 0)) {
+		snprintf(msg, msglen, "-d `%s': not a process id, pid:fd or "
+		    "command name", text);
 		return false;
 	}
 	return true;
@@ -310,7 +339,7 @@ not_taken(const struct options *opts, bool remote)
 		{ opts->records == '\n', "--line-mode", false, false },
 		{ opts->records == '\0', "-0", false, false },
 		{ opts->no_splice, "--no-splice", false, false },
-		{ opts->watch_pid != 0, "-d", true, false },
+		{ opts->watching, "-d", true, false },
 		{ opts->numeric, "-n", true, false },
 		{ opts->json, "--format json", true, false },
 		{ opts->format != NULL, "-F", true, false },
@@ -404,6 +433,46 @@ pv_run_together(const char *word, const char *value)
 	    word[1] != '-' && strspn(value, "pterbaITA") == strlen(value);
 }
 
+/*
+ * "-d" with no value (at the end, or before another option) watches the
+ * usual copy tools: it becomes "--watchfd=", so that getopt does not take
+ * the next option for its value.
+ */
+static bool
+takes_next(const char *word)
+{
+	if (word[1] != '-')	/* the last letter of -qN takes it */
+		return strchr("bDdFfiLlNPpRw", word[strlen(word) - 1]) != NULL;
+	for (size_t i = 0; long_options[i].name != NULL; i++)
+		if (long_options[i].has_arg == required_argument &&
+		    strcmp(word + 2, long_options[i].name) == 0)
+			return true;
+	return false;
+}
+
+static void
+bare_watch(int argc, char *argv[])
+{
+	static char bare[] = "--watchfd=";
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return;
+		if ((strcmp(argv[i], "-d") == 0 ||
+		    strcmp(argv[i], "--watchfd") == 0) &&
+		    (i + 1 == argc || argv[i + 1][0] == '-')) {
+			argv[i] = bare;
+			continue;
+		}
+		/* the operand, cmd: what follows is cmd's */
+		if (argv[i][0] != '-')
+			return;
+		/* an option's value in the next word is no operand */
+		if (takes_next(argv[i]))
+			i++;
+	}
+}
+
 /* A switch without an argument: sets it and returns true; else false. */
 static bool
 flag_option(struct options *opts, int ch)
@@ -426,6 +495,9 @@ flag_option(struct options *opts, int ch)
 	case OPT_FORCE: opts->force = true; break;
 	case OPT_NO_SPLICE: opts->no_splice = true; break;
 	case OPT_STATS: opts->stats = true; break;
+	case OPT_WAIT_FOR: opts->wait_for = true; break;
+	case OPT_READING: opts->watch_open = 'r'; break;
+	case OPT_WRITING: opts->watch_open = 'w'; break;
 	default:
 		return false;
 	}
@@ -463,8 +535,7 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 	case 'D':
 		return seconds_arg("delay", arg, 0, &opts->delay, msg, msglen);
 	case 'd':
-		return watch_arg(arg, &opts->watch_pid, &opts->watch_fd, msg,
-		    msglen);
+		return watch_arg(opts, arg, msg, msglen);
 	case 'F':
 		/* "json" is a name; anything else lays out the line */
 		opts->json = strcmp(arg, "json") == 0;
@@ -543,8 +614,18 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 	}
 	if (argc == 0 && opts->as_progress)
 		return OPTIONS_USAGE;
-	if (opts->watch_pid != 0 && (refused = not_taken(opts, false)) !=
-	    NULL) {
+	if ((opts->wait_for || opts->watch_open != 0) && !opts->watching) {
+		snprintf(msg, msglen, "%s goes with -d", opts->wait_for ?
+		    "--wait-for" : opts->watch_open == 'r' ? "--reading" :
+		    "--writing");
+		return OPTIONS_BAD;
+	}
+	if (opts->wait_for && opts->watch_pid != 0) {
+		snprintf(msg, msglen, "--wait-for waits for processes by name: "
+		    "-d NAME, or -d alone");
+		return OPTIONS_BAD;
+	}
+	if (opts->watching && (refused = not_taken(opts, false)) != NULL) {
 		snprintf(msg, msglen, "-d watches another process: %s does not "
 		    "apply", refused);
 		return OPTIONS_BAD;
@@ -578,6 +659,8 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 
 	options_init(opts, argv);
 	msg[0] = '\0';
+	if (!opts->as_progress)
+		bare_watch(argc, argv);
 	/* as progress, a script gets progress(1)'s usage for any other */
 	while ((ch = getopt_long(argc, argv,
 	    opts->as_progress ? "+b:ef:l:p:z" :

@@ -77,3 +77,17 @@ procfd_gone(int hold)
 
 	return hold >= 0 && poll(&p, 1, 0) == 1;
 }
+
+#ifndef __linux__
+/* By name, Linux only so far: -d PID works everywhere. */
+int
+procfd_find(const char *const *names, size_t nnames,
+    struct procfd_named **found, size_t *n)
+{
+	(void)names;
+	(void)nnames;
+	*found = NULL;
+	*n = 0;
+	return ENOSYS;
+}
+#endif

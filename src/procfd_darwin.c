@@ -61,6 +61,7 @@ add(pid_t pid, int fd, struct procfd_file **files, size_t *n, size_t *room)
 	f->offset = vi.pfi.fi_offset > 0 ? (uint64_t)vi.pfi.fi_offset : 0;
 	f->size = S_ISREG(mode) ? (uint64_t)vi.pvip.vip_vi.vi_stat.vst_size : 0;
 	f->writing = (vi.pfi.fi_openflags & (FREAD | FWRITE)) == FWRITE;
+	f->writable = (vi.pfi.fi_openflags & FWRITE) != 0;
 	return 0;
 }
 

@@ -81,6 +81,7 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 		    k->kf_un.kf_file.kf_file_size : 0;
 		f->writing = (k->kf_flags & (KF_FLAG_READ | KF_FLAG_WRITE)) ==
 		    KF_FLAG_WRITE;
+		f->writable = (k->kf_flags & KF_FLAG_WRITE) != 0;
 	}
 	free(kf);
 	/* the descriptor asked for is not in the table: not open */

@@ -114,6 +114,7 @@ add(pid_t pid, int fd, struct procfd_file **files, size_t *n, size_t *room)
 	f->size = S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size :
 	    disk_size(sb.st_rdev);
 	f->writing = (flags & O_ACCMODE) == O_WRONLY;
+	f->writable = (flags & O_ACCMODE) != O_RDONLY;
 	return 0;
 }
 
@@ -158,4 +159,68 @@ int
 procfd_started(pid_t pid, uint64_t *started)
 {
 	return process_state(pid, started);
+}
+
+/* comm is name, or name cut where the kernel cuts it (TASK_COMM_LEN). */
+static bool
+comm_is(const char *comm, const char *name)
+{
+	size_t len = strlen(comm);
+
+	return strcmp(comm, name) == 0 ||
+	    (len == 15 && strlen(name) > 15 && strncmp(comm, name, 15) == 0);
+}
+
+int
+procfd_find(const char *const *names, size_t nnames,
+    struct procfd_named **found, size_t *n)
+{
+	char path[64], comm[64];
+	struct procfd_named *more;
+	struct dirent *e;
+	size_t room = 0;
+	DIR *dir;
+	char *end;
+	long num;
+	int error;
+
+	*found = NULL;
+	*n = 0;
+	if ((dir = opendir("/proc")) == NULL)
+		return errno;
+	while ((e = readdir(dir)) != NULL) {
+		num = strtol(e->d_name, &end, 10);
+		if (*end != '\0' || end == e->d_name || num <= 0 ||
+		    num > INT_MAX || num == (long)getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/comm", num);
+		/* gone meanwhile, or a zombie: its files are closed */
+		if (!slurp(path, comm, sizeof(comm), &error) ||
+		    process_state((pid_t)num, NULL) != 0)
+			continue;
+		comm[strcspn(comm, "\n")] = '\0';
+		for (size_t i = 0; i < nnames; i++) {
+			if (!comm_is(comm, names[i]))
+				continue;
+			if (*n == room) {
+				room = room ? room * 2 : 16;
+				if ((more = realloc(*found, room *
+				    sizeof(**found))) == NULL) {
+					closedir(dir);
+					free(*found);
+					*found = NULL;
+					*n = 0;
+					return ENOMEM;
+				}
+				*found = more;
+			}
+			(*found)[*n].pid = (pid_t)num;
+			snprintf((*found)[*n].name, sizeof((*found)[*n].name),
+			    "%s", names[i]);
+			(*n)++;
+			break;
+		}
+	}
+	closedir(dir);
+	return 0;
 }

@@ -109,6 +109,7 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 		f->offset = k->ki_foffset;
 		f->size = k->ki_vtype == VREG ? k->ki_vsize : 0;
 		f->writing = (k->ki_flag & (FREAD | FWRITE)) == FWRITE;
+		f->writable = (k->ki_flag & FWRITE) != 0;
 	}
 	free(kf);
 	/* the descriptor asked for is not in the table: not open */

@@ -247,6 +247,8 @@ report_numeric(const struct report_line *l)
 {
 	const struct render_state *s = &l->state;
 
+	if (l->numeric_pid)
+		fprintf(stderr, "%ld ", l->pid);
 	if (l->numeric_fd)
 		fprintf(stderr, "%d ", l->fd);
 	if (s->size == 0 && !l->size_known)
@@ -270,8 +272,13 @@ report_json(const struct report_line *l)
 		fputc(',', stderr);
 	}
 	if (l->path != NULL) {
-		fprintf(stderr, "\"pid\":%ld,\"fd\":%d,\"path\":", l->pid,
-		    l->fd);
+		fprintf(stderr, "\"pid\":%ld,", l->pid);
+		if (l->command != NULL) {
+			fputs("\"command\":", stderr);
+			text_json(stderr, l->command);
+			fputc(',', stderr);
+		}
+		fprintf(stderr, "\"fd\":%d,\"path\":", l->fd);
 		text_json(stderr, l->path);
 		fputc(',', stderr);
 	}

@@ -1,9 +1,12 @@
 /*
- * The watch mode.  Each tick samples the process's files through procfd,
- * matches them with those seen before (same descriptor, same file), and
- * draws one line each, stacked: the block is redrawn in place by moving
- * up over it.  Files that close lose their line; the process's exit ends
- * the watch.
+ * The watch mode.  Each tick samples each watched process's files through
+ * procfd, matches them with those seen before (same descriptor, same
+ * file), and draws one line each, stacked, process after process: the
+ * block is redrawn in place by moving up over it.  Files that close lose
+ * their line, a process that exits its lines; the last one's exit ends
+ * the watch, unless --wait-for looks for more.  By name (-d NAME, or -d
+ * alone for the usual copy tools) the processes are found by procfd_find,
+ * again each second with --wait-for.
  */
 #include <err.h>
 #include <errno.h>
@@ -39,17 +42,29 @@ struct watched {
 	unsigned		 samples;	/* how many it showed in */
 };
 
-struct watch {
-	const struct options	*opts;
+/* A process watched: its files, and what tells it from a later one. */
+struct proc {
 	pid_t			 pid;
+	const char		*name;		/* by name: the one it has */
 	struct watched		*files;
 	size_t			 n, room;
-	struct render_state	*lines;		/* the block, one a file */
 	uint64_t		 started;	/* the process's start time */
 	bool			 start_known;
 	int			 hold;		/* procfd_hold's, or -1 */
 	bool			 told_none;	/* "no file open" said */
+	int			 ended;		/* an enum end, once it ended */
+};
+
+struct watch {
+	const struct options	*opts;
+	struct proc		*procs;
+	size_t			 nprocs, room;
+	const char *const	*names;		/* by name, else NULL */
+	size_t			 nnames;
+	struct render_state	*lines;		/* the block, one a file */
+	size_t			 nlines;
 	double			 origin;
+	double			 found;		/* when procfd_find last ran */
 	unsigned		 phase;
 	struct reporter		 out;
 };
@@ -60,6 +75,14 @@ static const char *const ends[] = {
 	[END_CLOSED] = "closed",
 	[END_EXITED] = "exited",
 	[END_INTERRUPTED] = "interrupted"
+};
+
+/* The usual copy tools, for -d alone (tach(1) lists them too). */
+static const char *const copy_tools[] = {
+	"cp", "mv", "dd", "cat", "tar", "bsdtar", "cpio", "rsync", "scp",
+	"sftp", "pv", "gzip", "gunzip", "pigz", "bzip2", "bunzip2", "xz",
+	"unxz", "zstd", "unzstd", "lz4", "7z", "zcat", "split", "md5sum",
+	"sha1sum", "sha256sum", "sha512sum", "b2sum", "cksum",
 };
 
 static uint64_t
@@ -105,45 +128,64 @@ state_at(struct watch *ws, struct watched *w, double now, bool final,
 		s->wall = (double)wall.tv_sec;
 }
 
-/* "fd N (path)": which file a message is about, its path made safe. */
+/* "fd N (path)", and the process by name: which file a message is about. */
 static const char *
-whose(const struct watched *w, char *buf, size_t len)
+whose(const struct proc *p, const struct watched *w, char *buf, size_t len)
 {
-	snprintf(buf, len, "fd %d (%s)", w->file.fd, text_safe(w->file.path));
+	if (p->name != NULL)
+		snprintf(buf, len, "%s %d: fd %d (%s)", p->name, (int)p->pid,
+		    w->file.fd, text_safe(w->file.path));
+	else
+		snprintf(buf, len, "fd %d (%s)", w->file.fd,
+		    text_safe(w->file.path));
 	return buf;
 }
 
 static void
-print_stats(struct watch *ws, struct watched *w, double now)
+print_stats(struct watch *ws, struct proc *p, struct watched *w, double now)
 {
-	char who[4 * PATH_MAX + 32], at[32];
+	char who[4 * PATH_MAX + 64], at[32];
 
 	/* seen once, then gone: what it read after that was never seen */
 	if (w->samples < 2) {
 		report_message("%s: read between samples, at %llu when seen: "
-		    "not measured", whose(w, who, sizeof(who)),
+		    "not measured", whose(p, w, who, sizeof(who)),
 		    (unsigned long long)w->file.offset);
 		return;
 	}
 	report_break();
 	snprintf(at, sizeof(at), "at %llu", (unsigned long long)w->file.offset);
-	report_moved(whose(w, who, sizeof(who)), moved(w), false,
+	report_moved(whose(p, w, who, sizeof(who)), moved(w), false,
 	    now - w->since, at);
 	report_rates(&w->rates, ws->opts->interval, false);
 }
 
-/* The block: one line a file, stacked, redrawn in place. */
+/* The block: one line a file, stacked, process after process. */
 static void
 draw(struct watch *ws, double now, bool final)
 {
-	for (size_t i = 0; i < ws->n; i++)
-		state_at(ws, &ws->files[i], now, final, &ws->lines[i]);
-	report_draw(&ws->out, ws->lines, ws->n);
+	size_t k = 0, total = 0;
+	struct render_state *l;
+
+	for (size_t i = 0; i < ws->nprocs; i++)
+		total += ws->procs[i].n;
+	if (total > ws->nlines) {
+		if ((l = realloc(ws->lines, total * sizeof(*l))) == NULL)
+			err(1, "file list");
+		ws->lines = l;
+		ws->nlines = total;
+	}
+	for (size_t i = 0; i < ws->nprocs; i++)
+		for (size_t j = 0; j < ws->procs[i].n; j++)
+			state_at(ws, &ws->procs[i].files[j], now, final,
+			    &ws->lines[k++]);
+	report_draw(&ws->out, ws->lines, total);
 }
 
 /* The outputs of one tick, or of a file's end. */
 static void
-emit(struct watch *ws, struct watched *w, double now, enum end end)
+emit(struct watch *ws, struct proc *p, struct watched *w, double now,
+    enum end end)
 {
 	struct report_line l;
 
@@ -156,10 +198,12 @@ emit(struct watch *ws, struct watched *w, double now, enum end end)
 	state_at(ws, w, now, end != END_NONE, &l.state);
 	l.bytes = l.state.bytes;
 	l.result = ends[end];
-	l.pid = (long)ws->pid;
+	l.pid = (long)p->pid;
+	l.command = p->name;
 	l.fd = w->file.fd;
 	l.path = w->file.path;
 	l.numeric_fd = ws->opts->watch_fd < 0;
+	l.numeric_pid = ws->names != NULL;
 	l.between_samples = end != END_NONE && w->samples < 2;
 	if (ws->opts->numeric)
 		report_numeric(&l);
@@ -168,32 +212,44 @@ emit(struct watch *ws, struct watched *w, double now, enum end end)
 }
 
 static void
-forget(struct watch *ws, size_t i, double now, enum end end)
+forget(struct watch *ws, struct proc *p, size_t i, double now, enum end end)
 {
-	struct watched *w = &ws->files[i];
+	struct watched *w = &p->files[i];
 
-	emit(ws, w, now, end);
+	emit(ws, p, w, now, end);
 	if (ws->opts->stats)
-		print_stats(ws, w, now);
+		print_stats(ws, p, w, now);
 	stats_free(&w->rates.rates);
 	free(w->label);
 	free(w->file.path);
-	memmove(w, w + 1, (ws->n - i - 1) * sizeof(*w));
-	ws->n--;
+	memmove(w, w + 1, (p->n - i - 1) * sizeof(*w));
+	p->n--;
 }
 
 static void
-start(struct watch *ws, struct watched *w, const struct procfd_file *f,
-    double now)
+start(struct watch *ws, struct proc *p, struct watched *w,
+    const struct procfd_file *f, double now)
 {
-	char fallback[32];
+	char fallback[32], *path = NULL;
+	const char *shown = f->path;
+	size_t len;
 
 	memset(w, 0, sizeof(*w));
 	w->file = *f;
-	if (f->path[0] == '\0')
+	if (f->path[0] == '\0') {
 		snprintf(fallback, sizeof(fallback), "fd %d", f->fd);
-	w->label = report_label(ws->opts->name, f->path[0] != '\0' ?
-	    f->path : fallback, ws->opts->prefix);
+		shown = fallback;
+	}
+	/* by name, each line says whose it is */
+	if (p->name != NULL) {
+		len = strlen(p->name) + strlen(shown) + 16;
+		if ((path = malloc(len)) == NULL)
+			err(1, "file list");
+		snprintf(path, len, "%s %d: %s", p->name, (int)p->pid, shown);
+	}
+	w->label = report_label(ws->opts->name, path != NULL ? path : shown,
+	    ws->opts->prefix);
+	free(path);
 	w->since = now;
 	w->rates.last_t = now;
 	w->first = f->offset;
@@ -202,20 +258,16 @@ start(struct watch *ws, struct watched *w, const struct procfd_file *f,
 	meter_init(&w->meter);
 }
 
-/* Room for more files, and for as many lines in the block. */
+/* Room for one more file. */
 static void
-grow(struct watch *ws)
+grow(struct proc *p)
 {
 	struct watched *w;
-	struct render_state *l;
 
-	ws->room = ws->room ? ws->room * 2 : 8;
-	if ((w = realloc(ws->files, ws->room * sizeof(*w))) == NULL)
+	p->room = p->room ? p->room * 2 : 8;
+	if ((w = realloc(p->files, p->room * sizeof(*w))) == NULL)
 		err(1, "file list");
-	ws->files = w;
-	if ((l = realloc(ws->lines, ws->room * sizeof(*l))) == NULL)
-		err(1, "file list");
-	ws->lines = l;
+	p->files = w;
 }
 
 static int
@@ -232,20 +284,19 @@ by_fd(const void *a, const void *b)
  * another start time.
  */
 static bool
-same_process(struct watch *ws)
+same_process(struct proc *p)
 {
 	uint64_t started;
-	int error = procfd_started(ws->pid, &started);
+	int error = procfd_started(p->pid, &started);
 
-	if (procfd_gone(ws->hold))
+	if (procfd_gone(p->hold))
 		return false;
-
-	if (error == ENOSYS || (error == 0 && !ws->start_known)) {
-		ws->started = started;
-		ws->start_known = error == 0;
+	if (error == ENOSYS || (error == 0 && !p->start_known)) {
+		p->started = started;
+		p->start_known = error == 0;
 		return true;
 	}
-	return error == 0 && started == ws->started;
+	return error == 0 && started == p->started;
 }
 
 /* A file seen before, seen again now: its position and state follow. */
@@ -270,12 +321,13 @@ carry_on(struct watched *w, struct procfd_file *f, double now)
 
 /* Matches a sample's files with those seen: new ones join, gone ones go. */
 static void
-merge(struct watch *ws, struct procfd_file *got, size_t n, double now)
+merge(struct watch *ws, struct proc *p, struct procfd_file *got, size_t n,
+    double now)
 {
 	struct watchmatch_key *old, *cur;
 	long *which;
 	bool *kept;
-	size_t had = ws->n;
+	size_t had = p->n;
 
 	old = calloc(had + 1, sizeof(*old));
 	cur = calloc(n + 1, sizeof(*cur));
@@ -284,58 +336,76 @@ merge(struct watch *ws, struct procfd_file *got, size_t n, double now)
 	if (old == NULL || cur == NULL || which == NULL || kept == NULL)
 		err(1, "file list");
 	for (size_t j = 0; j < had; j++)
-		old[j] = (struct watchmatch_key){ ws->files[j].file.fd,
-		    ws->files[j].file.dev, ws->files[j].file.ino };
+		old[j] = (struct watchmatch_key){ p->files[j].file.fd,
+		    p->files[j].file.dev, p->files[j].file.ino };
 	for (size_t i = 0; i < n; i++)
 		cur[i] = (struct watchmatch_key){ got[i].fd, got[i].dev,
 		    got[i].ino };
 	watchmatch(old, had, cur, n, which, kept);
 	for (size_t j = 0; j < had; j++)
-		ws->files[j].present = kept[j];
+		p->files[j].present = kept[j];
 	for (size_t i = 0; i < n; i++) {
 		if (which[i] >= 0 && (size_t)which[i] < had) {
-			carry_on(&ws->files[which[i]], &got[i], now);
+			carry_on(&p->files[which[i]], &got[i], now);
 			continue;
 		}
-		if (ws->n == ws->room)
-			grow(ws);
-		start(ws, &ws->files[ws->n++], &got[i], now);
+		if (p->n == p->room)
+			grow(p);
+		start(ws, p, &p->files[p->n++], &got[i], now);
 		got[i].path = NULL;	/* the watched file owns it */
 	}
 	free(old);
 	free(cur);
 	free(which);
 	free(kept);
-	for (size_t j = ws->n; j-- > 0;)
-		if (!ws->files[j].present)
-			forget(ws, j, now, END_CLOSED);
+	for (size_t j = p->n; j-- > 0;)
+		if (!p->files[j].present)
+			forget(ws, p, j, now, END_CLOSED);
 }
 
-/* Takes a sample and merges it.  Returns procfd's error. */
+/* --reading, --writing: the files the user asked about, the rest freed. */
+static size_t
+only_open(const struct watch *ws, struct procfd_file *got, size_t n)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (ws->opts->watch_open == 0 ||
+		    (ws->opts->watch_open == 'r' && !got[i].writing) ||
+		    (ws->opts->watch_open == 'w' && got[i].writable))
+			got[kept++] = got[i];
+		else
+			free(got[i].path);
+	}
+	return kept;
+}
+
+/* Takes a sample of p and merges it.  Returns procfd's error. */
 static int
-sample(struct watch *ws, double now)
+sample(struct watch *ws, struct proc *p, double now)
 {
 	struct procfd_file *got;
 	size_t n;
 	int error;
 
-	if ((error = procfd_list(ws->pid, ws->opts->watch_fd, &got, &n)) != 0)
+	if ((error = procfd_list(p->pid, ws->opts->watch_fd, &got, &n)) != 0)
 		return error;
-	if (!same_process(ws)) {
+	if (!same_process(p)) {
 		procfd_free(got, n);
 		return ESRCH;
 	}
 	/* the one descriptor followed now holds another file: it closed */
-	if (ws->opts->watch_fd >= 0 && ws->n == 1 && n == 1 &&
-	    (got[0].dev != ws->files[0].file.dev ||
-	    got[0].ino != ws->files[0].file.ino)) {
+	if (ws->opts->watch_fd >= 0 && p->n == 1 && n == 1 &&
+	    (got[0].dev != p->files[0].file.dev ||
+	    got[0].ino != p->files[0].file.ino)) {
 		procfd_free(got, n);
 		return EBADF;
 	}
-	merge(ws, got, n, now);
+	n = only_open(ws, got, n);
+	merge(ws, p, got, n, now);
 	procfd_free(got, n);
-	if (ws->n > 1)
-		qsort(ws->files, ws->n, sizeof(*ws->files), by_fd);
+	if (p->n > 1)
+		qsort(p->files, p->n, sizeof(*p->files), by_fd);
 	return 0;
 }
 
@@ -343,22 +413,37 @@ sample(struct watch *ws, double now)
 static void
 report(struct watch *ws)
 {
-	char size[32], who[4 * PATH_MAX + 32];
+	char size[32], who[4 * PATH_MAX + 64];
 
-	for (size_t i = 0; i < ws->n; i++) {
-		const struct watched *w = &ws->files[i];
+	for (size_t i = 0; i < ws->nprocs; i++)
+		for (size_t j = 0; j < ws->procs[i].n; j++) {
+			const struct watched *w = &ws->procs[i].files[j];
 
-		if (size_of(w) > 0)
-			snprintf(size, sizeof(size), " of %llu",
-			    (unsigned long long)size_of(w));
-		else
-			size[0] = '\0';
-		report_message("%s: at %llu%s bytes",
-		    whose(w, who, sizeof(who)),
-		    (unsigned long long)w->file.offset, size);
-	}
+			if (size_of(w) > 0)
+				snprintf(size, sizeof(size), " of %llu",
+				    (unsigned long long)size_of(w));
+			else
+				size[0] = '\0';
+			report_message("%s: at %llu%s bytes",
+			    whose(&ws->procs[i], w, who, sizeof(who)),
+			    (unsigned long long)w->file.offset, size);
+		}
 }
 
+/* A process's end: its files' last outputs; it leaves the list. */
+static void
+drop(struct watch *ws, size_t i, double now, enum end end)
+{
+	struct proc *p = &ws->procs[i];
+
+	while (p->n > 0)
+		forget(ws, p, 0, now, end);
+	free(p->files);
+	if (p->hold >= 0)
+		close(p->hold);
+	memmove(p, p + 1, (ws->nprocs - i - 1) * sizeof(*p));
+	ws->nprocs--;
+}
 
 /* The last lines, each file's end, the screen as it was. */
 static void
@@ -370,38 +455,108 @@ finish(struct watch *ws, enum end end)
 	if (now - ws->origin >= ws->opts->delay)
 		draw(ws, now, true);
 	report_end(&ws->out);
-	while (ws->n > 0)
-		forget(ws, 0, now, end);
-	if (ws->hold >= 0)
-		close(ws->hold);
-	free(ws->files);
+	while (ws->nprocs > 0)
+		drop(ws, 0, now, ws->procs[0].ended != END_NONE ?
+		    (enum end)ws->procs[0].ended : end);
+	free(ws->procs);
 	free(ws->lines);
 }
 
 /* A first sample's error: the process cannot be watched at all. */
 static _Noreturn void
-refuse(const struct watch *ws, int error)
+refuse(pid_t pid, int fd, int error)
 {
-	int fd = ws->opts->watch_fd;
-
 	if (error == ENOSYS)
 		errx(1, "-d: this system offers no way to see another "
 		    "process's files");
 	/* blame another user only when it is one: root may be refused too */
-	if ((error == EACCES || error == EPERM) && kill(ws->pid, 0) == -1 &&
+	if ((error == EACCES || error == EPERM) && kill(pid, 0) == -1 &&
 	    errno == EPERM)
 		errc(1, error, "process %d: its files may not be inspected: it "
-		    "runs as another user", (int)ws->pid);
+		    "runs as another user", (int)pid);
 	if (error == EACCES || error == EPERM)
 		errc(1, error, "process %d: its files may not be inspected, "
 		    "though tach may signal it: the system's rules forbid it "
-		    "(ptrace access, another namespace or jail)", (int)ws->pid);
+		    "(ptrace access, another namespace or jail)", (int)pid);
 	if (fd >= 0 && error == PROCFD_NOT_FILE)
 		errx(1, "process %d: fd %d: not a regular file or disk",
-		    (int)ws->pid, fd);
+		    (int)pid, fd);
 	if (fd >= 0 && error != ESRCH && error != ENOMEM)
-		errc(1, error, "process %d: fd %d", (int)ws->pid, fd);
-	errc(1, error, "process %d", (int)ws->pid);
+		errc(1, error, "process %d: fd %d", (int)pid, fd);
+	errc(1, error, "process %d", (int)pid);
+}
+
+/*
+ * Starts watching pid: held before its first listing, so that the listing
+ * is of the held process.  Returns the first sample's error; on one, pid
+ * is not watched.
+ */
+static int
+add_proc(struct watch *ws, pid_t pid, const char *name, double now)
+{
+	struct proc *p;
+	int error;
+
+	if (ws->nprocs == ws->room) {
+		ws->room = ws->room ? ws->room * 2 : 4;
+		if ((p = realloc(ws->procs, ws->room * sizeof(*p))) == NULL)
+			err(1, "process list");
+		ws->procs = p;
+	}
+	p = &ws->procs[ws->nprocs];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->name = name;
+	p->hold = procfd_hold(pid);
+	ws->nprocs++;
+	if ((error = sample(ws, p, now)) != 0) {
+		if (p->hold >= 0)
+			close(p->hold);
+		free(p->files);
+		ws->nprocs--;
+	}
+	return error;
+}
+
+/*
+ * By name: the processes of those names not watched yet join.  One that
+ * may not be inspected is said once, and left; false if procfd cannot
+ * look at all.
+ */
+static bool
+find_more(struct watch *ws, double now)
+{
+	struct procfd_named *found;
+	size_t n;
+	int error;
+	bool known;
+
+	ws->found = now;
+	if ((error = procfd_find(ws->names, ws->nnames, &found, &n)) != 0) {
+		if (error == ENOSYS)
+			errx(1, "-d: watching by name is not supported on this "
+			    "system: give a process id");
+		warnc(error, "-d: the process list");
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		known = false;
+		for (size_t j = 0; j < ws->nprocs && !known; j++)
+			known = ws->procs[j].pid == found[i].pid;
+		/* the names outlive the list: they are the options' own */
+		for (size_t k = 0; k < ws->nnames && !known; k++)
+			if (strcmp(ws->names[k], found[i].name) == 0) {
+				error = add_proc(ws, found[i].pid,
+				    ws->names[k], now);
+				if (error == EACCES || error == EPERM)
+					report_message("%s %d: its files may "
+					    "not be inspected: left out",
+					    ws->names[k], (int)found[i].pid);
+				break;
+			}
+	}
+	free(found);
+	return true;
 }
 
 /*
@@ -414,16 +569,17 @@ next_sample(const struct watch *ws, double until_frame)
 {
 	double next = until_frame, left;
 
-	for (size_t i = 0; i < ws->n; i++) {
-		const struct watched *w = &ws->files[i];
-		double rate = meter_rate(&w->meter, METER_RATE_WINDOW);
+	for (size_t i = 0; i < ws->nprocs; i++)
+		for (size_t j = 0; j < ws->procs[i].n; j++) {
+			const struct watched *w = &ws->procs[i].files[j];
+			double rate = meter_rate(&w->meter, METER_RATE_WINDOW);
 
-		if (size_of(w) <= w->file.offset || rate <= 0)
-			continue;
-		left = (double)(size_of(w) - w->file.offset) / rate;
-		if (left < 2 * ws->opts->interval && left / 20 < next)
-			next = left / 20;
-	}
+			if (size_of(w) <= w->file.offset || rate <= 0)
+				continue;
+			left = (double)(size_of(w) - w->file.offset) / rate;
+			if (left < 2 * ws->opts->interval && left / 20 < next)
+				next = left / 20;
+		}
 	return next < 0.005 ? 0.005 : next;
 }
 
@@ -431,20 +587,99 @@ next_sample(const struct watch *ws, double until_frame)
 static void
 frame(struct watch *ws, double now)
 {
-	for (size_t i = 0; i < ws->n; i++)
-		emit(ws, &ws->files[i], now, END_NONE);
+	for (size_t i = 0; i < ws->nprocs; i++) {
+		struct proc *p = &ws->procs[i];
+
+		for (size_t j = 0; j < p->n; j++)
+			emit(ws, p, &p->files[j], now, END_NONE);
+	}
 	/* -n or JSON into a reader that left: die of it, as pv */
 	if (ferror(stderr) && errno == EPIPE && !signals_ignored(SIGPIPE))
 		signals_die(SIGPIPE);
 	if (now - ws->origin < ws->opts->delay)
 		return;
 	/* a kernel thread, sleep on a tty: nothing to show, and it says so */
-	if (ws->n == 0 && !ws->told_none && ws->out.active)
-		report_message("process %d has no regular file or disk open: "
-		    "waiting for one", (int)ws->pid);
-	ws->told_none = ws->n == 0;
+	for (size_t i = 0; i < ws->nprocs; i++) {
+		struct proc *p = &ws->procs[i];
+
+		if (p->n == 0 && !p->told_none && ws->out.active)
+			report_message("process %d has no regular file or "
+			    "disk open: waiting for one", (int)p->pid);
+		p->told_none = p->n == 0;
+	}
 	draw(ws, now, false);
 	ws->phase++;
+}
+
+/* The processes to watch at the start: the one given, or those named. */
+static void
+begin(struct watch *ws)
+{
+	const struct options *opts = ws->opts;
+	int error;
+
+	if (opts->watch_pid != 0) {
+		if ((error = add_proc(ws, (pid_t)opts->watch_pid, NULL,
+		    ws->origin)) != 0)
+			refuse((pid_t)opts->watch_pid, opts->watch_fd, error);
+		return;
+	}
+	if (opts->watch_name != NULL) {
+		ws->names = &opts->watch_name;
+		ws->nnames = 1;
+	} else {
+		ws->names = copy_tools;
+		ws->nnames = sizeof(copy_tools) / sizeof(copy_tools[0]);
+	}
+	if (!find_more(ws, ws->origin))
+		exit(1);
+	if (ws->nprocs == 0 && !opts->wait_for) {
+		if (opts->watch_name != NULL)
+			errx(1, "-d %s: no process of that name is running "
+			    "(--wait-for waits for one)",
+			    text_safe(opts->watch_name));
+		errx(1, "-d: none of the usual copy tools is running "
+		    "(--wait-for waits for one)");
+	}
+}
+
+/*
+ * Samples each process; those that ended (or whose one descriptor closed)
+ * leave.  Returns false when the watch is over.
+ */
+static bool
+sample_all(struct watch *ws, double now)
+{
+	const struct options *opts = ws->opts;
+	size_t left = 0;
+	int error;
+
+	for (size_t i = 0; i < ws->nprocs; i++) {
+		struct proc *p = &ws->procs[i];
+
+		error = sample(ws, p, now);
+		/* the process, or the one descriptor followed, is done */
+		if (error == ESRCH || (opts->watch_fd >= 0 && (error == EBADF ||
+		    error == PROCFD_NOT_FILE || p->n == 0)))
+			p->ended = error == ESRCH ? END_EXITED : END_CLOSED;
+		else if (error != 0) {
+			pid_t pid = p->pid;
+
+			finish(ws, END_INTERRUPTED);
+			refuse(pid, opts->watch_fd, error);
+		} else
+			left++;
+	}
+	/* the last to end keep their lines on the screen, as the watch ends */
+	if (left == 0 && !opts->wait_for)
+		return false;
+	for (size_t i = ws->nprocs; i-- > 0;)
+		if (ws->procs[i].ended != END_NONE)
+			drop(ws, i, now, (enum end)ws->procs[i].ended);
+	/* --wait-for: new ones, once a second */
+	if (ws->names != NULL && opts->wait_for && now - ws->found >= 1)
+		(void)find_more(ws, now);
+	return true;
 }
 
 int
@@ -452,18 +687,19 @@ watch_run(const struct options *opts)
 {
 	struct watch ws;
 	double now, drawn;
-	int bits = SIGNAL_TICK, error;
+	int bits = SIGNAL_TICK;
 
 	memset(&ws, 0, sizeof(ws));
 	ws.opts = opts;
-	ws.pid = (pid_t)opts->watch_pid;
 	ws.origin = clock_now();
-	/* held before the first listing, so that it is of the held process */
-	ws.hold = procfd_hold(ws.pid);
-	if ((error = sample(&ws, ws.origin)) != 0)
-		refuse(&ws, error);
+	begin(&ws);
 	report_open(&ws.out, STDERR_FILENO, !opts->numeric && !opts->json,
 	    opts->force, opts->width, opts->format);
+	if (ws.nprocs == 0)
+		report_message("-d: waiting for %s%s", opts->watch_name != NULL ?
+		    "a process named " : "one of the usual copy tools",
+		    opts->watch_name != NULL ? text_safe(opts->watch_name) :
+		    "");
 	signals_install_display();
 	drawn = ws.origin - opts->interval;
 	for (;;) {
@@ -483,16 +719,9 @@ watch_run(const struct options *opts)
 			(void)report_suspend(&ws.out);
 		if (bits & SIGNAL_INFO)
 			report(&ws);
-		error = sample(&ws, clock_now());
-		/* the process, or the one descriptor followed, is done */
-		if (error == ESRCH || (opts->watch_fd >= 0 && (error == EBADF ||
-		    error == PROCFD_NOT_FILE || ws.n == 0))) {
-			finish(&ws, error == ESRCH ? END_EXITED : END_CLOSED);
+		if (!sample_all(&ws, clock_now())) {
+			finish(&ws, END_EXITED);
 			return 0;
-		}
-		if (error != 0) {
-			finish(&ws, END_INTERRUPTED);
-			refuse(&ws, error);
 		}
 	}
 }

@@ -38,7 +38,8 @@ _tach()
 		    --skip-errors --stderr --file= --sync --line-mode
 		    --interval= --rate-limit= --size= --name= --numeric --prefix=
 		    --quiet --stop-at-size --wait --width= --decompress --force
-		    --format= --no-splice --stats --help --version' \
+		    --format= --no-splice --stats --wait-for --reading --writing
+		    --help --version' \
 		    -- "$cur"))
 		[[ ${COMPREPLY-} == *= ]] && compopt -o nospace
 	else

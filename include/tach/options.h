@@ -36,8 +36,12 @@ struct options {
 	bool		  cursor;	/* -c: one line per instance */
 	bool		  as_progress;	/* invoked as progress(1) */
 	const char	 *pidfile;	/* -P */
-	long		  watch_pid;	/* -d: the process to watch, or 0 */
+	bool		  watching;	/* -d, with a value or without */
+	long		  watch_pid;	/* -d PID: the process, or 0 */
 	int		  watch_fd;	/* -d PID:FD, or -1: every file */
+	const char	 *watch_name;	/* -d NAME, or NULL */
+	bool		  wait_for;	/* --wait-for: new ones too, until ^C */
+	int		  watch_open;	/* --reading 'r', --writing 'w', or 0 */
 	long		  remote_pid;	/* -R: the copy to change, or 0 */
 	char		**cmd;		/* NULL in filter mode */
 };

@@ -20,6 +20,13 @@ struct procfd_file {
 	uint64_t	 offset;
 	uint64_t	 size;		/* a file's length, a disk's; 0 unknown */
 	bool		 writing;	/* open for writing only */
+	bool		 writable;	/* open for writing, maybe reading too */
+};
+
+/* A process found by its command name. */
+struct procfd_named {
+	pid_t		 pid;
+	char		 name[32];	/* the name it matched */
 };
 
 /* The fd passed to procfd_list is open, but not to a file or disk. */
@@ -40,6 +47,13 @@ void	procfd_free(struct procfd_file *files, size_t n);
  * process gives another value.  0, or an errno as procfd_list's.
  */
 int	procfd_started(pid_t pid, uint64_t *started);
+/*
+ * The running processes, this one aside, whose command name is one of
+ * names (the system's own, which Linux cuts at 15 bytes), in *found
+ * (free it) and *n.  0, or an errno; ENOSYS where tach knows no way.
+ */
+int	procfd_find(const char *const *names, size_t nnames,
+	    struct procfd_named **found, size_t *n);
 /*
  * A hold on the process pid names now: a descriptor (Linux's pidfd) that
  * tells it from a later process given its PID, even one started in the

@@ -24,9 +24,11 @@ struct report_line {
 	bool			 size_known;	/* size 0 is empty, not unknown */
 	const char		*result;	/* the closing object's, or NULL */
 	long			 pid;		/* -d: the process, or 0 */
+	const char		*command;	/* -d NAME: its name, or NULL */
 	int			 fd;		/* -d: the descriptor */
 	const char		*path;		/* -d: the file, or NULL */
 	bool			 numeric_fd;	/* -n lines start with fd */
+	bool			 numeric_pid;	/* ... and before it, the pid */
 	bool			 between_samples; /* -d: closed, seen once */
 };
 

@@ -281,12 +281,45 @@ watch(void **state)
 	    OPTIONS_RUN);
 	assert_int_equal(opts.watch_fd, 12);
 	assert_true(opts.json);
-	for (const char **bad = (const char *[]){ "0", "-1", "x", "7:",
-	    ":3", "7:x", "7:-1", "7x", "99999999999", "7:99999999999", NULL };
+	for (const char **bad = (const char *[]){ "0", "7:", ":3",
+	    "99999999999", "7:99999999999", NULL };
 	    *bad != NULL; bad++) {
-		assert_int_equal(parse("tach", "-d", *bad, NULL), OPTIONS_BAD);
+		assert_int_equal(parse("tach", "--watchfd", *bad, NULL),
+		    OPTIONS_BAD);
 		assert_non_null(strstr(msg, "not a process id"));
 	}
+	/* anything else is a command name: 7z, cp; -d alone, the usual */
+	for (const char **name = (const char *[]){ "cp", "7z", "x", "7:x",
+	    "rsync", NULL }; *name != NULL; name++) {
+		assert_int_equal(parse("tach", "-d", *name, NULL), OPTIONS_RUN);
+		assert_string_equal(opts.watch_name, *name);
+		assert_int_equal(opts.watch_pid, 0);
+	}
+	/* a value that begins with - is the next option: -d alone */
+	assert_int_equal(parse("tach", "-d", "-1", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse("tach", "-d-x", NULL), OPTIONS_BAD);
+	assert_int_equal(parse("tach", "-d", NULL), OPTIONS_RUN);
+	assert_true(opts.watching);
+	assert_null(opts.watch_name);
+	assert_int_equal(parse("tach", "-d", "-i", "0.5", "--wait-for",
+	    "--reading", NULL), OPTIONS_RUN);
+	assert_true(opts.watching && opts.wait_for);
+	assert_null(opts.watch_name);
+	assert_true(opts.interval == 0.5);
+	assert_int_equal(opts.watch_open, 'r');
+	assert_int_equal(parse("tach", "-i", "0.5", "-d", "--writing",
+	    NULL), OPTIONS_RUN);
+	assert_int_equal(opts.watch_open, 'w');
+	/* after cmd, -d is cmd's: sort -d */
+	assert_int_equal(parse("tach", "sort", "-d", NULL), OPTIONS_RUN);
+	assert_false(opts.watching);
+	assert_string_equal(opts.cmd[1], "-d");
+	assert_int_equal(parse("tach", "--wait-for", NULL), OPTIONS_BAD);
+	assert_string_equal(msg, "--wait-for goes with -d");
+	assert_int_equal(parse("tach", "-d", "7", "--wait-for", NULL),
+	    OPTIONS_BAD);
+	assert_int_equal(parse("tach", "--reading", "-f", "x", NULL),
+	    OPTIONS_BAD);
 	assert_int_equal(parse("tach", "-d", "7", "-q", NULL), OPTIONS_BAD);
 	assert_string_equal(msg, "-d watches another process: -q does not "
 	    "apply");
