@@ -118,6 +118,17 @@ add(pid_t pid, int fd, struct procfd_file **files, size_t *n, size_t *room)
 	return 0;
 }
 
+/* A directory entry named by a number (a PID, a descriptor), or -1. */
+static long
+entry_number(const struct dirent *e)
+{
+	char *end;
+	long num = strtol(e->d_name, &end, 10);
+
+	return *end != '\0' || end == e->d_name || num < 0 || num > INT_MAX ?
+	    -1 : num;
+}
+
 int
 procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 {
@@ -125,7 +136,6 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 	struct dirent *e;
 	size_t room = 0;
 	DIR *dir;
-	char *end;
 	long num;
 	int error;
 
@@ -144,8 +154,7 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 	if ((dir = opendir(path)) == NULL)
 		return errno == ENOENT ? ESRCH : errno;
 	while (error == 0 && (e = readdir(dir)) != NULL) {
-		num = strtol(e->d_name, &end, 10);
-		if (*end != '\0' || end == e->d_name || num < 0 || num > INT_MAX)
+		if ((num = entry_number(e)) == -1)
 			continue;
 		error = add(pid, (int)num, files, n, &room);
 		if (procfd_skip(error))
@@ -180,7 +189,6 @@ procfd_find(const char *const *names, size_t nnames,
 	struct dirent *e;
 	size_t room = 0;
 	DIR *dir;
-	char *end;
 	long num;
 	int error;
 
@@ -189,9 +197,7 @@ procfd_find(const char *const *names, size_t nnames,
 	if ((dir = opendir("/proc")) == NULL)
 		return errno;
 	while ((e = readdir(dir)) != NULL) {
-		num = strtol(e->d_name, &end, 10);
-		if (*end != '\0' || end == e->d_name || num <= 0 ||
-		    num > INT_MAX || num == (long)getpid())
+		if ((num = entry_number(e)) <= 0 || num == (long)getpid())
 			continue;
 		snprintf(path, sizeof(path), "/proc/%ld/comm", num);
 		/* gone meanwhile, or a zombie: its files are closed */

@@ -42,20 +42,16 @@ check "the other's last line" grep -q \
 # --reading and --writing, -n with the PID before the descriptor, and the
 # plain lines naming the process.
 holding one '3<a 4>b 5<>c'
-"$TACH" -d "$name" --reading -n -i 0.05 2>"$WORK/n" &
-watcher=$!
-check "--reading: fds 3 and 5" wait_until 60 sh -c \
-    "grep -q '^$one 3 0\$' '$WORK/n' && grep -q '^$one 5 ' '$WORK/n'"
-kill -TERM $watcher
-wait $watcher
-lacks "--reading: not the write-only fd 4" "$WORK/n" "^$one 4 "
-"$TACH" -d "$name" --writing -n -i 0.05 2>"$WORK/n" &
-watcher=$!
-check "--writing: fds 4 and 5" wait_until 60 sh -c \
-    "grep -q '^$one 4 ' '$WORK/n' && grep -q '^$one 5 ' '$WORK/n'"
-kill -TERM $watcher
-wait $watcher
-lacks "--writing: not the read-only fd 3" "$WORK/n" "^$one 3 "
+for mode in "--reading 3 5 4" "--writing 4 5 3"; do
+	set -- $mode
+	"$TACH" -d "$name" "$1" -n -i 0.05 2>"$WORK/n" &
+	watcher=$!
+	check "$1: fds $2 and $3" wait_until 60 sh -c \
+	    "grep -q '^$one $2 ' '$WORK/n' && grep -q '^$one $3 ' '$WORK/n'"
+	kill -TERM $watcher
+	wait $watcher
+	lacks "$1: not fd $4" "$WORK/n" "^$one $4 "
+done
 "$TACH" -d "$name" --force -i 0.05 2>"$WORK/lines" &
 watcher=$!
 check "the line names the process: $name PID: path" wait_until 60 \
