@@ -170,6 +170,23 @@ procfd_started(pid_t pid, uint64_t *started)
 	return process_state(pid, started);
 }
 
+/*
+ * The command name in /proc/PID/stat's text, between the first "(" and
+ * the last ")"; false if the process is a zombie (its files closed) or the
+ * text is not one.
+ */
+static bool
+stat_comm(const char *text, char *comm, size_t len)
+{
+	const char *open = strchr(text, '('), *close = strrchr(text, ')');
+
+	if (open == NULL || close == NULL || close < open ||
+	    procparse_stat(text, NULL) != 0)
+		return false;
+	snprintf(comm, len, "%.*s", (int)(close - open - 1), open + 1);
+	return true;
+}
+
 /* comm is name, or name cut where the kernel cuts it (TASK_COMM_LEN). */
 static bool
 comm_is(const char *comm, const char *name)
@@ -184,7 +201,7 @@ int
 procfd_find(const char *const *names, size_t nnames,
     struct procfd_named **found, size_t *n)
 {
-	char path[64], comm[64];
+	char path[64], comm[64], stat[1024];
 	struct procfd_named *more;
 	struct dirent *e;
 	size_t room = 0;
@@ -199,12 +216,11 @@ procfd_find(const char *const *names, size_t nnames,
 	while ((e = readdir(dir)) != NULL) {
 		if ((num = entry_number(e)) <= 0 || num == (long)getpid())
 			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/comm", num);
-		/* gone meanwhile, or a zombie: its files are closed */
-		if (!slurp(path, comm, sizeof(comm), &error) ||
-		    process_state((pid_t)num, NULL) != 0)
+		/* one read a process: stat has the name and the state */
+		snprintf(path, sizeof(path), "/proc/%ld/stat", num);
+		if (!slurp(path, stat, sizeof(stat), &error) ||
+		    !stat_comm(stat, comm, sizeof(comm)))
 			continue;
-		comm[strcspn(comm, "\n")] = '\0';
 		for (size_t i = 0; i < nnames; i++) {
 			if (!comm_is(comm, names[i]))
 				continue;
