@@ -8,7 +8,8 @@
  * samples another process's files instead.  The relay calls
  * display_service() whenever a signal arrived; the display feeds the
  * meter and hands each state to the reporter, which draws through the
- * renderer and the terminal layer and writes -n, JSON and --stats.
+ * renderer and the terminal layer and writes -n, JSON and --stats; it
+ * also takes -R's requests from the control socket.  tach -R only sends.
  * doc/ARCHITECTURE.md has the whole picture.
  */
 #include <sys/wait.h>
@@ -218,7 +219,6 @@ relay_setup(struct relay *r, const struct options *opts, int in, int out,
     struct display *display)
 {
 	relay_init(r, in, out, buffer_size(opts, in, out), !opts->no_splice);
-
 	if (opts->stop_at_size)
 		r->stop_at = (uint64_t)opts->size;
 	r->skip_errors = opts->skip_errors;

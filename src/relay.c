@@ -181,7 +181,7 @@ relay_suspended(struct relay *r, double seconds)
 void
 relay_set_limit(struct relay *r, double limit, bool in_bytes)
 {
-	/* the bytes so far count as paid at the new rate: no burst, no debt */
+	/* what moved so far counts as paid at the new rate: no burst, no debt */
 	r->limit = limit;
 	r->limit_records = r->separator != -1 && !in_bytes;
 	/* before the first byte, the clock starts with the first move */
