@@ -1,7 +1,7 @@
 /*
  * -R: the copy's control socket, and the sender's side.  A request is a
  * list of "K value" records, each ended by a NUL, sent whole before the
- * sender's end of writing; K is L, N, p, i or w, as the options (B is
+ * sender's end of writing; K is L, N, p, i, w or F, as the options (B is
  * -L in a byte unit, bytes even in line mode).  The
  * answer is "ok", or why the request was refused, on one line.
  */
@@ -172,6 +172,7 @@ control_free(struct control_change *c)
 {
 	free(c->name);
 	free(c->prefix);
+	free(c->format);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -212,7 +213,7 @@ take_record(struct control_change *c, const char *rec, char *msg,
     size_t msglen)
 {
 	const char *v = rec + 2;
-	char *end;
+	char *end, **text;
 	double x;
 	long long n;
 
@@ -222,12 +223,18 @@ take_record(struct control_change *c, const char *rec, char *msg,
 	}
 	errno = 0;
 	switch (rec[0]) {
+	case 'F':
+		/* a line's layout; JSON is another kind of output */
+		if (!render_format_check(v, msg, msglen))
+			return false;
+		/* FALLTHROUGH */
 	case 'N':
 	case 'p':
-		free(rec[0] == 'N' ? c->name : c->prefix);
-		if ((end = strdup(v)) == NULL)
+		text = rec[0] == 'N' ? &c->name : rec[0] == 'p' ? &c->prefix :
+		    &c->format;
+		free(*text);
+		if ((*text = strdup(v)) == NULL)
 			err(1, "-R");
-		*(rec[0] == 'N' ? &c->name : &c->prefix) = end;
 		return true;
 	case 'i':
 		x = strtod(v, &end);
@@ -358,8 +365,10 @@ control_send(const struct options *opts)
 		snprintf(num, sizeof(num), "%d", opts->width);
 		fits &= add_record(req, &len, sizeof(req), 'w', num);
 	}
+	if (opts->format != NULL)
+		fits &= add_record(req, &len, sizeof(req), 'F', opts->format);
 	if (!fits)
-		errx(1, "-R %ld: the name and prefix are too long", pid);
+		errx(1, "-R %ld: the name, prefix and format are too long", pid);
 	if (!socket_name((pid_t)pid, &sun, &sunlen, false, msg, sizeof(msg)))
 		errx(1, "-R %ld: %s", pid, msg);
 	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)

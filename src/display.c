@@ -259,6 +259,12 @@ take_requests(struct display *d)
 		}
 		if (c.width > 0)
 			d->out.width = c.width;
+		if (c.format != NULL) {
+			free(d->sent_format);
+			d->out.format = d->sent_format = c.format;
+			d->formatted = true;
+			c.format = NULL;
+		}
 		control_free(&c);
 	}
 }
@@ -316,5 +322,6 @@ display_finish(struct display *d, enum display_outcome outcome)
 	d->label = NULL;
 	free(d->sent_name);
 	free(d->sent_prefix);
-	d->sent_name = d->sent_prefix = NULL;
+	free(d->sent_format);
+	d->sent_name = d->sent_prefix = d->sent_format = NULL;
 }

@@ -105,8 +105,8 @@ usage(bool as_progress)
 		    "[-F format | --format json]\n"
 		    "       %*s [--force] [--reading | --writing] [--stats] "
 		    "[--wait-for]\n"
-		    "       %s -R pid [-i seconds] [-L rate] [-N name] "
-		    "[-p prefix] [-w width]\n",
+		    "       %s -R pid [-F format] [-i seconds] [-L rate] "
+		    "[-N name] [-p prefix] [-w width]\n",
 		    name, pad, "", pad, "", pad, "", name, pad, "", pad, "",
 		    name);
 	exit(1);
@@ -190,7 +190,7 @@ help(void)
 	    "  -p, --prefix TEXT       text to the left of the bar\n"
 	    "  -q, --quiet             draw no bar\n"
 	    "  -R, --remote PID        change the running copy PID's -L, -N, "
-	    "-p, -i or -w\n"
+	    "-p, -i, -w or -F\n"
 	    "  -S, --stop-at-size      stop after the -l length, exit 0\n"
 	    "  -W, --wait              draw nothing until the first byte "
 	    "arrives\n"
@@ -342,7 +342,7 @@ not_taken(const struct options *opts, bool remote)
 		{ opts->watching, "-d", true, false },
 		{ opts->numeric, "-n", true, false },
 		{ opts->json, "--format json", true, false },
-		{ opts->format != NULL, "-F", true, false },
+		{ opts->format != NULL, "-F", true, true },
 		{ opts->stats, "--stats", true, false },
 		{ opts->force, "--force", true, false },
 		{ opts->delay != 0, "-D", true, false },
@@ -598,9 +598,10 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 	}
 	if (opts->remote_pid != 0 && opts->rate_limit == 0 &&
 	    opts->name == NULL && opts->prefix == NULL &&
-	    !opts->interval_given && opts->width == 0) {
+	    !opts->interval_given && opts->width == 0 &&
+	    opts->format == NULL) {
 		snprintf(msg, msglen, "-R needs a change to send: -L, -N, -p, "
-		    "-i or -w");
+		    "-i, -w or -F");
 		return OPTIONS_BAD;
 	}
 	if (opts->stop_at_size && opts->size <= 0) {

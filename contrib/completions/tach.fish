@@ -43,7 +43,7 @@ complete -c tach -n 'not __tach_command' -s n -l numeric -d 'a percentage a line
 complete -c tach -n 'not __tach_command' -s P -l pidfile -r -F -d 'write the PID to this file while running'
 complete -c tach -n 'not __tach_command' -s p -l prefix -x -d 'text left of the bar'
 complete -c tach -n 'not __tach_command' -s q -l quiet -d 'draw nothing'
-complete -c tach -n 'not __tach_command' -s R -l remote -x -a '(__fish_complete_pids)' -d 'change a running copy: -L, -N, -p, -i, -w'
+complete -c tach -n 'not __tach_command' -s R -l remote -x -a '(__fish_complete_pids)' -d 'change a running copy: -L, -N, -p, -i, -w, -F'
 complete -c tach -n 'not __tach_command' -s S -l stop-at-size -d 'stop after the -l length'
 complete -c tach -n 'not __tach_command' -s W -l wait -d 'draw nothing until the first byte'
 complete -c tach -n 'not __tach_command' -s w -l width -x -d 'columns to draw'

@@ -21,6 +21,7 @@ struct control_change {
 	char		*prefix;	/* -p */
 	double		 interval;	/* -i */
 	int		 width;		/* -w */
+	char		*format;	/* -F, a line's layout */
 };
 
 /*

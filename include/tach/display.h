@@ -38,6 +38,7 @@ struct display {
 	const char		*file;		/* several -f: the one read now */
 	char			*sent_prefix;	/* -R's -p, owned */
 	char			*sent_name;	/* -R's -N, owned */
+	char			*sent_format;	/* -R's -F, owned */
 	bool			 ticking;	/* the redraw timer runs */
 	bool			 formatted;	/* -F: %T and %I need more */
 	uint64_t		 size;

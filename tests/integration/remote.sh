@@ -87,6 +87,33 @@ check "many: exact" cmp -s "$WORK/big" "$WORK/out"
 check "many: the last line has the last name" sh -c \
     "tail -n 1 '$WORK/log' | grep -q '^n30: '"
 
+# pv's own tests of -R, adapted: the layout changed remotely changes the
+# line ("Transfer - --remote"); a copy adjusted again and again stays
+# exact ("Integrity - When adjusted remotely").
+"$TACH" --force -L 1m -i 0.05 -P "$WORK/pid" -f "$WORK/data" >"$WORK/out" \
+    2>"$WORK/log" &
+copy=$!
+check "-F: the copy listens" wait_until 60 listening $copy
+"$TACH" -R $copy -F '%a'
+check "-F: -R exits 0" [ $? -eq 0 ]
+check "-F: the new layout drawn" wait_until 60 grep -q '^ *[0-9.]* [KMG]\?i\?B/s *$' "$WORK/log"
+ok=0
+for i in 1 2 3; do
+	for change in "-F %a%p%t%e%r%b" "-p x" "-N test" "-F %e" "-N ."; do
+		# shellcheck disable=SC2086
+		"$TACH" -R "$(cat "$WORK/pid")" $change && ok=$((ok + 1))
+	done
+done
+check "adjusted 15 times: all taken ($ok)" [ $ok -eq 15 ]
+"$TACH" -R $copy -L 1g
+wait $copy
+check "adjusted: exit 0" [ $? -eq 0 ]
+check "adjusted: exact" cmp -s "$WORK/data" "$WORK/out"
+check "-F: more than one line length seen" [ "$(tr '\r' '\n' <"$WORK/log" |
+    awk '{ print length($0) }' | sort -u | wc -l)" -gt 1 ]
+"$TACH" -R 1 -F json 2>"$WORK/err"
+check "-R -F json: refused" grep -qF "tach: -R changes a running copy: --format json does not apply" "$WORK/err"
+
 # A stopped copy answers when it is continued.
 "$TACH" -q -L 100k <"$WORK/data" >"$WORK/out" &
 copy=$!
@@ -119,7 +146,7 @@ kill $sleeper $watcher 2>/dev/null
 wait $watcher
 "$TACH" -R 1 2>"$WORK/err"
 check "nothing to send: exit 1" [ $? -eq 1 ]
-check "nothing to send: says so" grep -qF "tach: -R needs a change to send: -L, -N, -p, -i or -w" "$WORK/err"
+check "nothing to send: says so" grep -qF "tach: -R needs a change to send: -L, -N, -p, -i, -w or -F" "$WORK/err"
 for opt in -q -S -c -n --stats -z "-f x" "-l 1" "-d 1" "-P x"; do
 	# shellcheck disable=SC2086
 	"$TACH" -R 1 -L 1m $opt 2>"$WORK/err"
