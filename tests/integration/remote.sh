@@ -192,11 +192,12 @@ if [ $abstract = yes ] && [ "$(id -u)" -eq 0 ] &&
 import socket, sys
 s = socket.socket(socket.AF_UNIX)
 s.connect("\0tach-0-" + sys.argv[1])
-s.sendall(b"N theirs\0")
-s.shutdown(socket.SHUT_WR)
+# shut out: closed on us, before or after what we sent
 try:
+    s.sendall(b"N theirs\0")
+    s.shutdown(socket.SHUT_WR)
     sys.exit(3 if s.recv(100) == b"" else 0)
-except ConnectionResetError:
+except (ConnectionResetError, BrokenPipeError):
     sys.exit(3)
 ' $copy
 	check "another user: shut out ($?)" [ $? -eq 3 ]
