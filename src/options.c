@@ -106,9 +106,10 @@ usage(bool as_progress)
 		    "       %*s [--force] [--reading | --writing] [--stats] "
 		    "[--wait-for]\n"
 		    "       %s -R pid [-F format] [-i seconds] [-L rate] "
-		    "[-N name] [-p prefix] [-w width]\n",
+		    "[-N name] [-p prefix]\n"
+		    "       %*s [-w width]\n",
 		    name, pad, "", pad, "", pad, "", name, pad, "", pad, "",
-		    name);
+		    name, pad, "");
 	exit(1);
 }
 
@@ -190,7 +191,8 @@ help(void)
 	    "  -p, --prefix TEXT       text to the left of the bar\n"
 	    "  -q, --quiet             draw no bar\n"
 	    "  -R, --remote PID        change the running copy PID's -L, -N, "
-	    "-p, -i, -w or -F\n"
+	    "-p, -i,\n"
+	    "                          -w or -F\n"
 	    "  -S, --stop-at-size      stop after the -l length, exit 0\n"
 	    "  -W, --wait              draw nothing until the first byte "
 	    "arrives\n"
