@@ -95,19 +95,16 @@ if command -v gzip >/dev/null && [ -r /usr/share/bash-completion/bash_completion
 	check "bash: --form completes to --format= with no space" \
 	    completes "tach --form" "tach --format="
 	tmx kill-server
-	# -d offers process ids: the function, called as readline calls it
-	pids=$(bash -c '. /usr/share/bash-completion/bash_completion
-	    . "$0"; COMP_LINE="tach -d "; COMP_POINT=${#COMP_LINE}
-	    COMP_WORDS=(tach -d ""); COMP_CWORD=2
-	    _tach; printf "%s\n" "${COMPREPLY[@]}"' "$c/tach.bash")
-	check "bash: -d offers process ids, this one among them" \
-	    sh -c 'echo "$1" | grep -qx "$2"' sh "$pids" "$$"
-	pids=$(bash -c '. /usr/share/bash-completion/bash_completion
-	    . "$0"; COMP_LINE="tach -R "; COMP_POINT=${#COMP_LINE}
-	    COMP_WORDS=(tach -R ""); COMP_CWORD=2
-	    _tach; printf "%s\n" "${COMPREPLY[@]}"' "$c/tach.bash")
-	check "bash: -R offers process ids, this one among them" \
-	    sh -c 'echo "$1" | grep -qx "$2"' sh "$pids" "$$"
+	# -d and -R offer process ids: the function, called as readline
+	# calls it
+	for opt in -d -R; do
+		pids=$(bash -c '. /usr/share/bash-completion/bash_completion
+		    . "$0"; COMP_LINE="tach $1 "; COMP_POINT=${#COMP_LINE}
+		    COMP_WORDS=(tach "$1" ""); COMP_CWORD=2
+		    _tach; printf "%s\n" "${COMPREPLY[@]}"' "$c/tach.bash" "$opt")
+		check "bash: $opt offers process ids, this one among them" \
+		    sh -c 'echo "$1" | grep -qx "$2"' sh "$pids" "$$"
+	done
 else
 	echo "skipped: bash with bash-completion and gzip" >&2
 fi

@@ -8,6 +8,13 @@ export TMPDIR=$WORK
 dir=$WORK/tach-$(id -u)
 abstract=no
 [ -r /proc/net/unix ] && [ "$(uname)" = Linux ] && abstract=yes
+# finish_copy WHAT INPUT: the copy's limit lifted, it ends 0 and exact
+finish_copy() {
+	"$TACH" -R $copy -L 1g
+	wait $copy
+	check "$1: the copy exits 0" [ $? -eq 0 ]
+	check "$1: the output is exact" cmp -s "$2" "$WORK/out"
+}
 listening() {
 	if [ $abstract = yes ]; then
 		grep -q "@tach-$(id -u)-$1\$" /proc/net/unix
@@ -62,10 +69,7 @@ check "-w: as -w 50 draws ($line)" [ "$(columns "$line")" -eq \
     "$(columns "$(cat "$WORK/w50")")" ]
 check "-w: narrower than before" [ "$(columns "$line")" -lt \
     "$(columns "$(head -n 1 "$WORK/log")")" ]
-"$TACH" -R $copy -L 1g
-wait $copy
-check "-R: the copy exits 0" [ $? -eq 0 ]
-check "-R: the output is exact" cmp -s "$WORK/data" "$WORK/out"
+finish_copy -R "$WORK/data"
 check "-P: removed at the end" [ ! -e "$WORK/pid" ]
 ls "$WORK" >"$WORK/names"
 lacks "-P: no temporary file left" "$WORK/names" "^pid\\."
@@ -80,10 +84,7 @@ for i in $(seq 1 30); do
 	"$TACH" -R $copy -N n$i && ok=$((ok + 1))
 done
 check "many: 30 answered ok ($ok)" [ $ok -eq 30 ]
-"$TACH" -R $copy -L 1g
-wait $copy
-check "many: the copy exits 0" [ $? -eq 0 ]
-check "many: exact" cmp -s "$WORK/big" "$WORK/out"
+finish_copy many "$WORK/big"
 check "many: the last line has the last name" sh -c \
     "tail -n 1 '$WORK/log' | grep -q '^n30: '"
 
@@ -105,10 +106,7 @@ for i in 1 2 3; do
 	done
 done
 check "adjusted 15 times: all taken ($ok)" [ $ok -eq 15 ]
-"$TACH" -R $copy -L 1g
-wait $copy
-check "adjusted: exit 0" [ $? -eq 0 ]
-check "adjusted: exact" cmp -s "$WORK/data" "$WORK/out"
+finish_copy adjusted "$WORK/data"
 check "-F: more than one line length seen" [ "$(tr '\r' '\n' <"$WORK/log" |
     awk '{ print length($0) }' | sort -u | wc -l)" -gt 1 ]
 "$TACH" -R 1 -F json 2>"$WORK/err"
