@@ -345,7 +345,6 @@ control_send(const struct options *opts)
 	long pid = opts->remote_pid;
 	size_t len = 0;
 	bool fits = true;
-	ssize_t n;
 	int fd;
 
 	if (opts->rate_limit > 0) {
@@ -388,7 +387,7 @@ control_send(const struct options *opts)
 	    shutdown(fd, SHUT_WR) == -1)
 		err(1, "-R %ld", pid);
 	/* a copy stopped by ^Z answers when it is continued */
-	if ((n = read_whole(fd, msg, sizeof(msg), 10)) <= 0)
+	if (read_whole(fd, msg, sizeof(msg), 10) <= 0)
 		errx(1, "-R %ld: no answer: the copy ended or is stopped", pid);
 	close(fd);
 	msg[strcspn(msg, "\n")] = '\0';

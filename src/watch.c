@@ -66,7 +66,7 @@ struct watch {
 	double			 origin;
 	double			 found;		/* when procfd_find last ran */
 	unsigned		 phase;
-	struct reporter		 out;
+	struct reporter		*out;		/* watch_run's */
 };
 
 enum end { END_NONE, END_CLOSED, END_EXITED, END_INTERRUPTED };
@@ -102,7 +102,7 @@ size_of(const struct watched *w)
 }
 
 static void
-state_at(struct watch *ws, struct watched *w, double now, bool final,
+state_at(const struct watch *ws, struct watched *w, double now, bool final,
     struct render_state *s)
 {
 	struct timespec wall;
@@ -160,26 +160,43 @@ print_stats(struct watch *ws, struct proc *p, struct watched *w, double now)
 	report_rates(&w->rates, ws->opts->interval, false);
 }
 
+/* The files of every process: the block's lines. */
+static size_t
+all_files(const struct watch *ws)
+{
+	size_t total = 0;
+
+	for (size_t i = 0; i < ws->nprocs; i++)
+		total += ws->procs[i].n;
+	return total;
+}
+
+/* Room in the block for every file, after a sample added some. */
+static void
+lines_room(struct watch *ws)
+{
+	size_t total = all_files(ws);
+	struct render_state *l;
+
+	if (total <= ws->nlines)
+		return;
+	if ((l = realloc(ws->lines, total * sizeof(*l))) == NULL)
+		err(1, "file list");
+	ws->lines = l;
+	ws->nlines = total;
+}
+
 /* The block: one line a file, stacked, process after process. */
 static void
 draw(struct watch *ws, double now, bool final)
 {
-	size_t k = 0, total = 0;
-	struct render_state *l;
+	size_t k = 0;
 
-	for (size_t i = 0; i < ws->nprocs; i++)
-		total += ws->procs[i].n;
-	if (total > ws->nlines) {
-		if ((l = realloc(ws->lines, total * sizeof(*l))) == NULL)
-			err(1, "file list");
-		ws->lines = l;
-		ws->nlines = total;
-	}
 	for (size_t i = 0; i < ws->nprocs; i++)
 		for (size_t j = 0; j < ws->procs[i].n; j++)
 			state_at(ws, &ws->procs[i].files[j], now, final,
 			    &ws->lines[k++]);
-	report_draw(&ws->out, ws->lines, total);
+	report_draw(ws->out, ws->lines, k);
 }
 
 /* The outputs of one tick, or of a file's end. */
@@ -454,7 +471,7 @@ finish(struct watch *ws, enum end end)
 	signals_timer(0);
 	if (now - ws->origin >= ws->opts->delay)
 		draw(ws, now, true);
-	report_end(&ws->out);
+	report_end(ws->out);
 	while (ws->nprocs > 0)
 		drop(ws, 0, now, ws->procs[0].ended != END_NONE ?
 		    (enum end)ws->procs[0].ended : end);
@@ -602,7 +619,7 @@ frame(struct watch *ws, double now)
 	for (size_t i = 0; i < ws->nprocs; i++) {
 		struct proc *p = &ws->procs[i];
 
-		if (p->n == 0 && !p->told_none && ws->out.active)
+		if (p->n == 0 && !p->told_none && ws->out->active)
 			report_message("process %d has no regular file or "
 			    "disk open: waiting for one", (int)p->pid);
 		p->told_none = p->n == 0;
@@ -670,6 +687,7 @@ sample_all(struct watch *ws, double now)
 		} else
 			left++;
 	}
+	lines_room(ws);
 	/* the last to end keep their lines on the screen, as the watch ends */
 	if (left == 0 && !opts->wait_for)
 		return false;
@@ -679,6 +697,7 @@ sample_all(struct watch *ws, double now)
 	/* --wait-for: new ones, once a second */
 	if (ws->names != NULL && opts->wait_for && now - ws->found >= 1)
 		(void)find_more(ws, now);
+	lines_room(ws);
 	return true;
 }
 
@@ -686,14 +705,18 @@ int
 watch_run(const struct options *opts)
 {
 	struct watch ws;
+	struct reporter out;
 	double now, drawn;
 	int bits = SIGNAL_TICK;
 
 	memset(&ws, 0, sizeof(ws));
+	memset(&out, 0, sizeof(out));
 	ws.opts = opts;
+	ws.out = &out;
 	ws.origin = clock_now();
 	begin(&ws);
-	report_open(&ws.out, STDERR_FILENO, !opts->numeric && !opts->json,
+	lines_room(&ws);
+	report_open(ws.out, STDERR_FILENO, !opts->numeric && !opts->json,
 	    opts->force, opts->width, opts->format);
 	if (ws.nprocs == 0)
 		report_message("-d: waiting for %s%s", opts->watch_name != NULL ?
@@ -716,7 +739,7 @@ watch_run(const struct options *opts)
 			signals_die(signals_fatal());
 		}
 		if (bits & SIGNAL_TSTP)
-			(void)report_suspend(&ws.out);
+			(void)report_suspend(ws.out);
 		if (bits & SIGNAL_INFO)
 			report(&ws);
 		if (!sample_all(&ws, clock_now())) {
