@@ -1,6 +1,6 @@
 /*
- * What every system's procfd shares: the list procfd_list builds, and the
- * hold on a process where the system offers one.
+ * What every system's procfd shares: the lists procfd_list and
+ * procfd_find build, and the hold on a process where the system offers one.
  */
 #ifdef __linux__
 #include <sys/syscall.h>
@@ -9,7 +9,9 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "tach/procfd.h"
@@ -78,16 +80,37 @@ procfd_gone(int hold)
 	return hold >= 0 && poll(&p, 1, 0) == 1;
 }
 
-#ifndef __linux__
-/* By name, Linux only so far: -d PID works everywhere. */
 int
-procfd_find(const char *const *names, size_t nnames,
-    struct procfd_named **found, size_t *n)
+procfd_match(struct procfd_named **found, size_t *n, size_t *room,
+    pid_t pid, const char *comm, size_t cut, const char *const *names,
+    size_t nnames)
 {
-	(void)names;
-	(void)nnames;
-	*found = NULL;
-	*n = 0;
-	return ENOSYS;
+	struct procfd_named *more;
+	size_t len = strlen(comm);
+
+	if (pid <= 0 || pid == getpid())
+		return 0;
+	for (size_t i = 0; i < nnames; i++) {
+		/* a longer name, cut where the kernel cuts it */
+		if (strcmp(comm, names[i]) != 0 && (len != cut ||
+		    strlen(names[i]) <= cut || strncmp(comm, names[i], cut) != 0))
+			continue;
+		if (*n == *room) {
+			*room = *room ? *room * 2 : 16;
+			if ((more = realloc(*found, *room * sizeof(**found))) ==
+			    NULL) {
+				free(*found);
+				*found = NULL;
+				*n = *room = 0;
+				return ENOMEM;
+			}
+			*found = more;
+		}
+		(*found)[*n].pid = pid;
+		snprintf((*found)[*n].name, sizeof((*found)[*n].name), "%s",
+		    names[i]);
+		(*n)++;
+		break;
+	}
+	return 0;
 }
-#endif

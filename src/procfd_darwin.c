@@ -1,15 +1,18 @@
 /*
  * procfd on macOS: libproc lists the descriptors (PROC_PIDLISTFDS) and
  * gives each vnode's path, offset and size (PROC_PIDFDVNODEPATHINFO);
- * PROC_PIDTBSDINFO tells a zombie.  A disk's size is not asked for.
+ * PROC_PIDTBSDINFO tells a zombie and, for -d NAME, the command name of
+ * each process proc_listallpids lists.  A disk's size is not asked for.
  */
 #include <sys/types.h>
+#include <sys/param.h>
 #include <sys/proc.h>
 #include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <libproc.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,4 +101,47 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 	}
 	free(fds);
 	return procfd_end(files, n, error);
+}
+
+int
+procfd_find(const char *const *names, size_t nnames,
+    struct procfd_named **found, size_t *n)
+{
+	struct proc_bsdinfo bi;
+	char comm[2 * MAXCOMLEN + 1];
+	pid_t *pids;
+	size_t room = 0;
+	int count, error = 0;
+
+	*found = NULL;
+	*n = 0;
+	if ((count = proc_listallpids(NULL, 0)) <= 0)
+		return errno != 0 ? errno : ESRCH;
+	/* processes started between the two calls: room to spare */
+	count += count / 4 + 16;
+	if ((pids = calloc((size_t)count, sizeof(*pids))) == NULL)
+		return errno;
+	if ((count = proc_listallpids(pids, count * (int)sizeof(*pids))) <= 0) {
+		error = errno != 0 ? errno : ESRCH;
+		free(pids);
+		return error;
+	}
+	for (int i = 0; i < count && error == 0; i++) {
+		/* one that has exited, or may not be asked about, is passed over */
+		if (proc_pidinfo(pids[i], PROC_PIDTBSDINFO, 0, &bi,
+		    sizeof(bi)) != (int)sizeof(bi) || bi.pbi_status == SZOMB)
+			continue;
+		/* pbi_name, the longer, is what exec named; it may be empty */
+		if (bi.pbi_name[0] != '\0')
+			snprintf(comm, sizeof(comm), "%.*s",
+			    (int)sizeof(bi.pbi_name), bi.pbi_name);
+		else
+			snprintf(comm, sizeof(comm), "%.*s",
+			    (int)sizeof(bi.pbi_comm), bi.pbi_comm);
+		error = procfd_match(found, n, &room, pids[i], comm,
+		    (bi.pbi_name[0] != '\0' ? sizeof(bi.pbi_name) :
+		    sizeof(bi.pbi_comm)) - 1, names, nnames);
+	}
+	free(pids);
+	return error;
 }

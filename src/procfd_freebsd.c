@@ -1,6 +1,7 @@
 /*
  * procfd on FreeBSD: kinfo_getfile(3) gives every descriptor with its
- * path, kf_offset and the file's size; kinfo_getproc(3) tells a zombie.
+ * path, kf_offset and the file's size; kinfo_getproc(3) tells a zombie,
+ * kinfo_getallproc(3) lists the processes for -d NAME.
  * A disk is a character device here; its size is not asked for, since
  * that would mean opening it (a tape rewinds on close).
  */
@@ -87,4 +88,24 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 	/* the descriptor asked for is not in the table: not open */
 	return procfd_end(files, n, error == 0 && fd >= 0 && !found ? EBADF :
 	    error);
+}
+
+int
+procfd_find(const char *const *names, size_t nnames,
+    struct procfd_named **found, size_t *n)
+{
+	struct kinfo_proc *kp;
+	size_t room = 0;
+	int count, error = 0;
+
+	*found = NULL;
+	*n = 0;
+	if ((kp = kinfo_getallproc(&count)) == NULL)
+		return errno != 0 ? errno : ENOMEM;
+	for (int i = 0; i < count && error == 0; i++)
+		if (kp[i].ki_stat != SZOMB)
+			error = procfd_match(found, n, &room, kp[i].ki_pid,
+			    kp[i].ki_comm, COMMLEN, names, nnames);
+	free(kp);
+	return error;
 }

@@ -187,62 +187,33 @@ stat_comm(const char *text, char *comm, size_t len)
 	return true;
 }
 
-/* comm is name, or name cut where the kernel cuts it (TASK_COMM_LEN). */
-static bool
-comm_is(const char *comm, const char *name)
-{
-	size_t len = strlen(comm);
-
-	return strcmp(comm, name) == 0 ||
-	    (len == 15 && strlen(name) > 15 && strncmp(comm, name, 15) == 0);
-}
-
 int
 procfd_find(const char *const *names, size_t nnames,
     struct procfd_named **found, size_t *n)
 {
 	char path[64], comm[64], stat[1024];
-	struct procfd_named *more;
 	struct dirent *e;
 	size_t room = 0;
 	DIR *dir;
 	long num;
-	int error;
+	int error = 0;
 
 	*found = NULL;
 	*n = 0;
 	if ((dir = opendir("/proc")) == NULL)
 		return errno;
-	while ((e = readdir(dir)) != NULL) {
-		if ((num = entry_number(e)) <= 0 || num == (long)getpid())
+	while (error == 0 && (e = readdir(dir)) != NULL) {
+		if ((num = entry_number(e)) <= 0)
 			continue;
 		/* one read a process: stat has the name and the state */
 		snprintf(path, sizeof(path), "/proc/%ld/stat", num);
-		if (!slurp(path, stat, sizeof(stat), &error) ||
-		    !stat_comm(stat, comm, sizeof(comm)))
-			continue;
-		for (size_t i = 0; i < nnames; i++) {
-			if (!comm_is(comm, names[i]))
-				continue;
-			if (*n == room) {
-				room = room ? room * 2 : 16;
-				if ((more = realloc(*found, room *
-				    sizeof(**found))) == NULL) {
-					closedir(dir);
-					free(*found);
-					*found = NULL;
-					*n = 0;
-					return ENOMEM;
-				}
-				*found = more;
-			}
-			(*found)[*n].pid = (pid_t)num;
-			snprintf((*found)[*n].name, sizeof((*found)[*n].name),
-			    "%s", names[i]);
-			(*n)++;
-			break;
-		}
+		if (slurp(path, stat, sizeof(stat), &error) &&
+		    stat_comm(stat, comm, sizeof(comm)))
+			error = procfd_match(found, n, &room, (pid_t)num, comm,
+			    15, names, nnames);	/* TASK_COMM_LEN - 1 */
+		else
+			error = 0;
 	}
 	closedir(dir);
-	return 0;
+	return error;
 }

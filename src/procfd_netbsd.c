@@ -1,9 +1,11 @@
 /*
  * procfd on NetBSD: the KERN_FILE2 sysctl, by process, gives each
- * descriptor's type, ki_foffset and ki_vsize; KERN_PROC2 tells a zombie.
+ * descriptor's type, ki_foffset and ki_vsize; KERN_PROC2 tells a zombie
+ * and lists the processes for -d NAME.
  * It names no paths: a file is named by its descriptor, or by the link
  * procfs offers where /proc is mounted.
  */
+#include <sys/param.h>
 #include <sys/types.h>
 #include <sys/file.h>
 #include <sys/sysctl.h>
@@ -57,14 +59,42 @@ name_of(pid_t pid, int fd)
 	return strdup("");
 }
 
+/*
+ * A table of entries of size each, from the six-level sysctl mib whose
+ * last level is the count to give.  It may grow between asking its size
+ * and reading it, so it is read with room to spare.  NULL, with errno.
+ */
+static void *
+read_table(int *mib, size_t size, size_t *count)
+{
+	size_t len = 0;
+	void *table;
+	int error;
+
+	if (sysctl(mib, 6, NULL, &len, NULL, 0) == -1)
+		return NULL;
+	len += len / 4 + 16 * size;
+	if ((table = malloc(len)) == NULL)
+		return NULL;
+	mib[5] = (int)(len / size);
+	if (sysctl(mib, 6, table, &len, NULL, 0) == -1) {
+		error = errno;
+		free(table);
+		errno = error;
+		return NULL;
+	}
+	*count = len / size;
+	return table;
+}
+
 int
 procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 {
 	int mib[6] = { CTL_KERN, KERN_FILE2, KERN_FILE_BYPID, pid,
 	    (int)sizeof(struct kinfo_file), 0 };
-	struct kinfo_file *kf = NULL, *k;
+	struct kinfo_file *kf, *k;
 	struct procfd_file *f;
-	size_t len = 0, room = 0, count;
+	size_t room = 0, count;
 	int error;
 	bool found = false;
 
@@ -72,19 +102,8 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 	*n = 0;
 	if ((error = process_state(pid, NULL)) != 0)
 		return error;
-	/* the table may grow between the two calls: ask with room to spare */
-	if (sysctl(mib, 6, NULL, &len, NULL, 0) == -1)
+	if ((kf = read_table(mib, sizeof(*kf), &count)) == NULL)
 		return errno;
-	len += len / 4 + 8 * sizeof(*kf);
-	if ((kf = malloc(len)) == NULL)
-		return errno;
-	mib[5] = (int)(len / sizeof(*kf));
-	if (sysctl(mib, 6, kf, &len, NULL, 0) == -1) {
-		error = errno;
-		free(kf);
-		return error;
-	}
-	count = len / sizeof(*kf);
 	for (size_t i = 0; i < count && error == 0; i++) {
 		k = &kf[i];
 		if (fd >= 0 && k->ki_fd != fd)
@@ -115,4 +134,26 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 	/* the descriptor asked for is not in the table: not open */
 	return procfd_end(files, n, error == 0 && fd >= 0 && !found ? EBADF :
 	    error);
+}
+
+int
+procfd_find(const char *const *names, size_t nnames,
+    struct procfd_named **found, size_t *n)
+{
+	int mib[6] = { CTL_KERN, KERN_PROC2, KERN_PROC_ALL, 0,
+	    (int)sizeof(struct kinfo_proc2), 0 };
+	struct kinfo_proc2 *kp;
+	size_t room = 0, count;
+	int error = 0;
+
+	*found = NULL;
+	*n = 0;
+	if ((kp = read_table(mib, sizeof(*kp), &count)) == NULL)
+		return errno;
+	for (size_t i = 0; i < count && error == 0; i++)
+		if (kp[i].p_stat != LSZOMB)
+			error = procfd_match(found, n, &room, kp[i].p_pid,
+			    kp[i].p_comm, MAXCOMLEN, names, nnames);
+	free(kp);
+	return error;
 }
