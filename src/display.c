@@ -121,7 +121,7 @@ emit(struct display *d, bool final, enum display_outcome outcome)
 	if ((d->wait && l.state.bytes == 0) || t < d->delay)
 		return t;
 	if (d->numeric)
-		report_numeric(&l);
+		report_numeric(&d->out, &l);
 	if (d->json)
 		report_json(&l);
 	report_draw(&d->out, &l.state, 1);

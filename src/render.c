@@ -520,6 +520,89 @@ format_piece(const struct render_state *s, const char *p, const char **next,
 	return t;
 }
 
+/* -n: a token as a number; "-" where it has none yet. */
+static void
+token_number(const struct render_state *s, bool size_known, enum token t,
+    char *buf, size_t len)
+{
+	switch (t) {
+	case T_BAR:
+		/* 100 only once the size is reached; no size: the amount */
+		if (s->size == 0 && !size_known)
+			snprintf(buf, len, "%llu", (unsigned long long)s->bytes);
+		else
+			snprintf(buf, len, "%d", s->done >= s->size ? 100 :
+			    (int)((double)s->done * 100 / (double)s->size));
+		break;
+	case T_TIMER:
+		snprintf(buf, len, "%.4f", s->elapsed);
+		break;
+	case T_ETA:
+	case T_FINETA:
+		if (s->eta >= 0 && !s->final && s->eta < 1e12 &&
+		    (t == T_ETA || s->wall > 0))
+			snprintf(buf, len, "%.0f", ceil(s->eta) +
+			    (t == T_FINETA ? floor(s->wall) : 0));
+		else
+			snprintf(buf, len, "-");
+		break;
+	case T_RATE:
+	case T_AVERAGE:
+		snprintf(buf, len, "%.1f", t == T_RATE ? s->rate : s->average);
+		break;
+	case T_BYTES:
+		snprintf(buf, len, "%llu", (unsigned long long)s->bytes);
+		break;
+	case T_BUFFER:
+		if (s->waiting >= 0)
+			snprintf(buf, len, "%d", s->waiting);
+		else
+			snprintf(buf, len, "-");
+		break;
+	default:
+		token_text(s, t, buf, len);
+		break;
+	}
+}
+
+size_t
+render_numeric(const struct render_state *s, bool size_known,
+    const char *format, bool utf8, char *buf, size_t buflen)
+{
+	struct out o = { buf, buf + buflen - 1 };
+	char raw[PREFIX_MAX], text[PREFIX_MAX];
+	const char *p, *next;
+	size_t len;
+	enum token t;
+
+	for (p = format; *p != '\0'; p = next) {
+		t = T_TEXT;
+		if (*p == '%') {
+			next = p + 1;
+			t = token_at(&next);
+		}
+		if (t == T_TEXT || t == T_NAME) {
+			if (t == T_NAME)
+				snprintf(raw, sizeof(raw), "%s",
+				    s->name != NULL ? s->name : "");
+			else {
+				if ((next = strchr(p + 1, '%')) == NULL)
+					next = p + strlen(p);
+				snprintf(raw, sizeof(raw), "%.*s",
+				    (int)(next - p), p);
+			}
+			(void)text_escape(raw, utf8, INT_MAX, text,
+			    sizeof(text), &len);
+		} else {
+			token_number(s, size_known, t, text, sizeof(text));
+			len = strlen(text);
+		}
+		put(&o, text, len);
+	}
+	*o.p = '\0';
+	return (size_t)(o.p - buf);
+}
+
 size_t
 render_format(const struct render_state *s, const char *format, int width,
     const struct render_caps *caps, char *buf, size_t buflen)

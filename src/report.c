@@ -238,26 +238,23 @@ report_message(const char *fmt, ...)
 }
 
 /*
- * The last line is the real percentage: 100 only if the size was reached
- * (an empty input has reached its size of 0), and never more, for dialog
- * --gauge: input beyond a -l that was too small stays at 100.
+ * -n: the last line is the real percentage: 100 only if the size was
+ * reached (an empty input has reached its size of 0), and never more, for
+ * dialog --gauge: input beyond a -l that was too small stays at 100.
+ * With -F, its fields as numbers.
  */
 void
-report_numeric(const struct report_line *l)
+report_numeric(const struct reporter *r, const struct report_line *l)
 {
-	const struct render_state *s = &l->state;
+	char line[RENDER_BUFSIZE(RENDER_WIDTH_MAX)];
 
 	if (l->numeric_pid)
 		fprintf(stderr, "%ld ", l->pid);
 	if (l->numeric_fd)
 		fprintf(stderr, "%d ", l->fd);
-	if (s->size == 0 && !l->size_known)
-		fprintf(stderr, "%llu\n", (unsigned long long)s->bytes);
-	else if (s->done >= s->size)
-		fprintf(stderr, "100\n");
-	else
-		fprintf(stderr, "%d\n", (int)((double)s->done * 100 /
-		    (double)s->size));
+	render_numeric(&l->state, l->size_known, r->format != NULL ?
+	    r->format : "%p", r->caps.utf8, line, sizeof(line));
+	fprintf(stderr, "%s\n", line);
 }
 
 void

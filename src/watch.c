@@ -223,7 +223,7 @@ emit(struct watch *ws, struct proc *p, struct watched *w, double now,
 	l.numeric_pid = ws->names != NULL;
 	l.between_samples = end != END_NONE && w->samples < 2;
 	if (ws->opts->numeric)
-		report_numeric(&l);
+		report_numeric(ws->out, &l);
 	if (ws->opts->json)
 		report_json(&l);
 }

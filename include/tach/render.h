@@ -60,6 +60,16 @@ size_t	render_format(const struct render_state *s, const char *format,
 	    int width, const struct render_caps *caps, char *buf,
 	    size_t buflen);
 /*
+ * -n with -F: the format's tokens as plain numbers, into buf (no newline):
+ * %p the percentage (the amount while no size is known), %b the amount,
+ * %t seconds elapsed, %e seconds left, %I the second it ends (since the
+ * epoch), %r and %a per second, %T the queue's percentage; "-" for one
+ * not known yet.  %N and other text are escaped as in a line.  Returns
+ * the length.
+ */
+size_t	render_numeric(const struct render_state *s, bool size_known,
+	    const char *format, bool utf8, char *buf, size_t buflen);
+/*
  * Checks a -F format: false, with the reason in msg, when it has a token
  * render_format does not know, or no field at all ("xml").
  */

@@ -85,8 +85,11 @@ double	report_suspend(struct reporter *r);
 void	report_message(const char *fmt, ...)
 	    __attribute__((format(printf, 1, 2)));
 
-/* -n: a whole percentage a line, or the amount where the size is unknown. */
-void	report_numeric(const struct report_line *l);
+/*
+ * -n: a whole percentage a line, or the amount where the size is unknown;
+ * with -F, its fields as numbers (render_numeric).
+ */
+void	report_numeric(const struct reporter *r, const struct report_line *l);
 /* --format json: one object a line on stderr. */
 void	report_json(const struct report_line *l);
 /* --stats: "[whose: ]N bytes in T s, R/s[, tail]" on stderr. */

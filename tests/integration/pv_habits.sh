@@ -228,4 +228,30 @@ lacks "-f ABSENT: no pv hint" "$err" "pv's"
 check "-f - (no such file): refused" grep -qxF "tach: -: No such file or directory" "$err"
 lacks "-f - (no such file): no pv hint" "$err" "pv's"
 
+# -n with -F, pv's -n -b and -n -t (their tests, adapted): the fields as
+# numbers, a line each; the count of lines is bounded from above only,
+# since load can only take ticks away
+head -c 500 /dev/zero | "$TACH" -l 500 -n -F %b -i 0.1 -L 500 2>"$err" >/dev/null
+check "-n -F %b (pv -n -b): numbers only" sh -c "[ -s '$err' ] && ! grep -Evq '^[0-9]+$' '$err'"
+check "-n -F %b: the last is 500" [ "$(tail -n 1 "$err")" = 500 ]
+check "-n -F %b: never falls" sh -c "sort -n -c '$err'"
+check "-n -F %b: at most a line a tick ($(wc -l <"$err"))" [ "$(wc -l <"$err")" -le 14 ]
+head -c 100 /dev/zero | "$TACH" -l 100 -n -F '%t %p' -i 0.1 -L 100 2>"$err" >/dev/null
+check "-n -F '%t %p' (pv -n -t): seconds and percentage" sh -c \
+    "[ -s '$err' ] && ! grep -Evq '^[0-9]+\.[0-9]{4} [0-9]+$' '$err'"
+check "-n -F '%t %p': the last is 100%" [ "$(tail -n 1 "$err" | cut -d' ' -f2)" = 100 ]
+check "-n -F '%t %p': times never fall" sh -c "cut -d' ' -f1 '$err' | sort -n -c"
+# 100 bytes at 100/s: the end comes no sooner than the limit allows
+check "-n -F '%t %p': the end at 0.8 s or later ($(tail -n 1 "$err"))" \
+    awk '{ t = $1 } END { exit !(t >= 0.8) }' "$err"
+seq -w 3 1 100 | "$TACH" --line-mode -n -F %b -i 0.2 -L 100 2>"$err" >"$out"
+check "--line-mode -n -F %b (pv -bnl): the last counts all 98 lines" [ "$(tail -n 1 "$err")" = 98 ]
+check "--line-mode -n -F %b: the data whole" sh -c "seq -w 3 1 100 | cmp -s - '$out'"
+printf abc | "$TACH" -n -F '%e %I %b' 2>"$err" >/dev/null
+check "-n -F: a field not known is -" [ "$(tail -n 1 "$err")" = "- - 3" ]
+printf abc | "$TACH" -n -F "$(printf 'x\033[2J') %b" -N "$(printf 'n\033]0;t\a')" 2>"$err" >/dev/null
+check "-n -F: text escaped" [ "$(tail -n 1 "$err")" = 'x\x1b[2J 3' ]
+printf abc | "$TACH" -n -F '%N=%b' -N "$(printf 'n\033]0;t\a')" 2>"$err" >/dev/null
+check "-n -F: %N escaped" [ "$(tail -n 1 "$err")" = 'n\x1b]0;t\x07=3' ]
+
 done_testing

@@ -4,7 +4,8 @@
 # keep only the files open that way; JSON and -n say whose each line is.
 . "$(dirname "$0")/lib.sh"
 
-[ "$(uname)" = Linux ] || skip "watching by name is Linux only so far"
+# the test reads /proc (and Linux's 15-byte names); tach itself does not
+[ "$(uname)" = Linux ] || skip "this test reads Linux's /proc"
 # A command name of this test's own: a copy of sleep.
 name=tws$$
 cp "$(command -v sleep)" "$WORK/$name"

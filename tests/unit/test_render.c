@@ -484,6 +484,79 @@ units(void **state)
 	assert_string_equal(buf, "-:--:--");
 }
 
+/* -n -F: every token as a plain number, "-" for one not known yet. */
+static void
+numeric_fields(void **state)
+{
+	struct render_state s = half();
+	size_t len;
+
+	(void)state;
+	s.elapsed = 12.34567;
+	s.rate = 1048576.04;
+	s.average = 524288;
+	s.eta = 9.2;
+	s.wall = 1800000000.7;
+	s.waiting = 37;
+	s.name = "img";
+	len = render_numeric(&s, true, "%t %b %p %r %a %e %I %T %N %%",
+	    false, line, sizeof(line));
+	assert_string_equal(line,
+	    "12.3457 500 50 1048576.0 524288.0 10 1800000010 37 img %");
+	assert_int_equal(len, strlen(line));
+	/* the long names are the same fields */
+	render_numeric(&s, true, "%{bytes}/%{progress}", false, line,
+	    sizeof(line));
+	assert_string_equal(line, "500/50");
+	/* what is not known yet, and the closing line's time left */
+	s.eta = -1;
+	s.waiting = -1;
+	render_numeric(&s, true, "%e %I %T", false, line, sizeof(line));
+	assert_string_equal(line, "- - -");
+	s.eta = 5;
+	s.final = true;
+	render_numeric(&s, true, "%e", false, line, sizeof(line));
+	assert_string_equal(line, "-");
+}
+
+/* %p as -n alone: 100 only at the size, the amount when there is none. */
+static void
+numeric_percentage(void **state)
+{
+	struct render_state s = half();
+
+	(void)state;
+	s.done = s.size - 1;
+	render_numeric(&s, true, "%p", false, line, sizeof(line));
+	assert_string_equal(line, "99");
+	s.done = s.size + 5;
+	render_numeric(&s, true, "%p", false, line, sizeof(line));
+	assert_string_equal(line, "100");
+	s.size = 0;
+	s.bytes = 777;
+	render_numeric(&s, false, "%p", false, line, sizeof(line));
+	assert_string_equal(line, "777");
+	/* an empty input's size, 0, is known: it is complete */
+	s.done = s.bytes = 0;
+	render_numeric(&s, true, "%p", false, line, sizeof(line));
+	assert_string_equal(line, "100");
+}
+
+/* Literal text and %N go out escaped, as in a drawn line. */
+static void
+numeric_text_escaped(void **state)
+{
+	struct render_state s = half();
+
+	(void)state;
+	s.name = "a\033[2Jb";
+	render_numeric(&s, true, "\033]0;x\a %N %b", false, line,
+	    sizeof(line));
+	assert_null(strchr(line, '\033'));
+	assert_null(strchr(line, '\a'));
+	assert_string_equal(line, "\\x1b]0;x\\x07 a\\x1b[2Jb 500");
+}
+
 int
 main(void)
 {
@@ -503,6 +576,9 @@ main(void)
 		cmocka_unit_test(units),
 		cmocka_unit_test(line_amounts),
 		cmocka_unit_test(steady_widths),
+		cmocka_unit_test(numeric_fields),
+		cmocka_unit_test(numeric_percentage),
+		cmocka_unit_test(numeric_text_escaped),
 	};
 
 	setenv("TZ", "UTC", 1);
