@@ -93,11 +93,32 @@ render(struct reporter *r, const struct render_state *s, int width)
 	return render_line(s, width, &r->caps, r->line, sizeof(r->line));
 }
 
-/* --force to a file or pipe: each frame's lines, ended, as a log. */
+/* FNV-1a, 64 bits: a frame told from the last one without keeping it. */
+static uint64_t
+frame_hash(uint64_t h, const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)text[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/*
+ * --force to a file or pipe: each frame's lines, ended, as a log; a frame
+ * the same as the last is not written again, so that a stalled copy does
+ * not fill the log with copies of one line.
+ */
 static void
 draw_lines(struct reporter *r, const struct render_state *lines, size_t n,
     int width)
 {
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = frame_hash(h, r->line, render(r, &lines[i], width) + 1);
+	if (r->frames > 0 && h == r->last_frame)
+		return;
+	r->last_frame = h;
+	r->frames++;
 	for (size_t i = 0; i < (n > 0 ? n : 1); i++) {
 		r->len = n > 0 ? render(r, &lines[i], width) : 0;
 		r->line[r->len] = '\n';

@@ -166,6 +166,13 @@ head -c 1000 /dev/zero | TERM=dumb "$TACH" --force -l 2000 -N img \
     -F '%N:%p|%{average-rate}' -w 60 2>"$err" >/dev/null
 check "-F with %N, %p and %{average-rate}" sh -c \
     "tr '\r' '\n' <'$err' | grep -Eq '^img: 50% \[.*\]\| *[0-9.]+ [KMG]?i?B/s *$'"
+# a frame the same as the last is not written again (pv's --timer test,
+# adapted: its 1 s interval gives each time once, tach's 0.05 s would not)
+sleep 2 | "$TACH" --force -F %t -i 0.05 2>"$err" >/dev/null
+check "--force: a frame at the start" [ "$(head -n 1 "$err" | tr -d ' ')" = 0:00:00 ]
+check "--force: a later time at the end" sh -c "tail -n 1 '$err' | grep -Eq '^0:00:0[12] *$'"
+check "--force: no frame twice in a row" sh -c "[ -z \"\$(uniq -d '$err')\" ]"
+check "--force: at most one frame a second ($(wc -l <"$err"))" [ "$(wc -l <"$err")" -le 3 ]
 head -c 1000 /dev/zero | "$TACH" -F json 2>"$err" >/dev/null
 check "-F json is --format json" sh -c "tail -n 1 '$err' | grep -q '\"final\":true'"
 "$TACH" -F '%b %q' </dev/null 2>"$err"
