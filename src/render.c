@@ -115,6 +115,36 @@ render_duration(double seconds, char *buf, size_t buflen)
 		    s / 60 % 60, s % 60);
 }
 
+/* The columns a duration is padded to: "0:00:00", or the widest so far. */
+static int
+time_cols(const struct render_state *s)
+{
+	return s->time_cols > 7 ? s->time_cols : 7;
+}
+
+/*
+ * Up to "9d 23:59:59": a wild first estimate of the time left, months
+ * off, would otherwise narrow the bar for the whole run.
+ */
+#define TIME_COLS_KEPT	11
+
+int
+render_time_cols(const struct render_state *s, int cols)
+{
+	char num[32];
+	int len;
+
+	render_duration(s->elapsed, num, sizeof(num));
+	if ((len = (int)strlen(num)) > cols && len <= TIME_COLS_KEPT)
+		cols = len;
+	if (s->eta >= 0 && !s->final) {
+		render_duration(ceil(s->eta), num, sizeof(num));
+		if ((len = (int)strlen(num)) > cols && len <= TIME_COLS_KEPT)
+			cols = len;
+	}
+	return cols;
+}
+
 /*
  * The columns of the widest amount, "1023 KiB" or "1.00k lines": every
  * number is padded to it, so that no field changes its width as values
@@ -235,11 +265,13 @@ fields_of(const struct render_state *s, struct field *f)
 	steady_amount(s->average, s->lines, "avg ", "/s", txt, sizeof(txt));
 	add(f, &n, TEXT, s->final ? 8 : 3, "%s", txt);
 	render_duration(s->elapsed, num, sizeof(num));
-	add(f, &n, TEXT, s->final ? 7 : 4, "%7s", num);
+	snprintf(txt, sizeof(txt), "%*s", time_cols(s), num);
+	add(f, &n, TEXT, s->final ? 7 : 4, "%s", txt);
 	if (known && !s->final && s->done < s->size) {
 		/* rounded up: never 0:00:00 while bytes remain */
 		render_duration(ceil(s->eta), num, sizeof(num));
-		add(f, &n, TEXT, 9, "ETA %7s", num);
+		snprintf(txt, sizeof(txt), "ETA %*s", time_cols(s), num);
+		add(f, &n, TEXT, 9, "%s", txt);
 	}
 	if (!known && !s->final)
 		add(f, &n, ACTIVITY, 5, "%s", "");
@@ -417,12 +449,12 @@ token_text(const struct render_state *s, enum token t, char *buf,
 	switch (t) {
 	case T_TIMER:
 		render_duration(s->elapsed, num, sizeof(num));
-		snprintf(buf, len, "%7s", num);
+		snprintf(buf, len, "%*s", time_cols(s), num);
 		break;
 	case T_ETA:
 		render_duration(s->eta >= 0 && !s->final ? ceil(s->eta) : -1,
 		    num, sizeof(num));
-		snprintf(buf, len, "ETA %7s", num);
+		snprintf(buf, len, "ETA %*s", time_cols(s), num);
 		break;
 	case T_FINETA:
 		/* within a year: further on, a time of day says little */

@@ -87,10 +87,15 @@ width_of(const struct reporter *r)
 static size_t
 render(struct reporter *r, const struct render_state *s, int width)
 {
+	struct render_state steady = *s;
+
+	/* the times as wide as they have been this run, on every line */
+	steady.time_cols = r->time_cols = render_time_cols(s, r->time_cols);
 	if (r->format != NULL)
-		return render_format(s, r->format, width, &r->caps, r->line,
-		    sizeof(r->line));
-	return render_line(s, width, &r->caps, r->line, sizeof(r->line));
+		return render_format(&steady, r->format, width, &r->caps,
+		    r->line, sizeof(r->line));
+	return render_line(&steady, width, &r->caps, r->line,
+	    sizeof(r->line));
 }
 
 /* FNV-1a, 64 bits: a frame told from the last one without keeping it. */

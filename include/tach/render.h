@@ -38,6 +38,7 @@ struct render_state {
 	bool		 stalled;
 	bool		 final;		/* the closing line: totals */
 	unsigned	 phase;		/* moves the activity indicator */
+	int		 time_cols;	/* durations padded to it, 7 or more */
 };
 
 /*
@@ -80,5 +81,12 @@ void	render_iec(double value, char *buf, size_t buflen);
 void	render_amount(double value, bool lines, char *buf, size_t buflen);
 /* "1:02:03", or "2d 01:02:03" past a day. */
 void	render_duration(double seconds, char *buf, size_t buflen);
+/*
+ * The columns the durations of s need, or cols if it is more: kept across
+ * a run as time_cols, so that neither time moves what follows it when it
+ * widens past 10 hours or a day, nor when the time left shrinks back.
+ * Only widths up to ten days' are kept; a longer time is drawn wider.
+ */
+int	render_time_cols(const struct render_state *s, int cols);
 
 #endif

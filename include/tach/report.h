@@ -42,6 +42,7 @@ struct reporter {
 	struct pin		 pin;
 	int			 rows;		/* rows drawn on screen now */
 	size_t			 len;		/* the last line drawn */
+	int			 time_cols;	/* the widest time drawn */
 	uint64_t		 last_frame;	/* --force lines: its hash */
 	uint64_t		 frames;	/* --force lines: written */
 	bool			 told_first_only; /* no cuu1: said so */

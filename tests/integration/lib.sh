@@ -42,6 +42,16 @@ lacks() {
 # empty FILE: FILE was written, and is empty.
 empty() { [ -e "$1" ] && [ ! -s "$1" ]; }
 
+# listening PID: copy PID takes -R requests: its socket is there (on
+# Linux an abstract name, elsewhere a file in $TMPDIR/tach-UID)
+listening() {
+	if [ -r /proc/net/unix ] && [ "$(uname)" = Linux ]; then
+		grep -q "@tach-$(id -u)-$1\$" /proc/net/unix
+	else
+		[ -S "${TMPDIR:-/tmp}/tach-$(id -u)/$1" ]
+	fi
+}
+
 # Tests wait for conditions, never for a fixed time: a busy machine is
 # slow, not wrong.  wait_until SECONDS CMD...: polls CMD until it
 # succeeds; fails after SECONDS.

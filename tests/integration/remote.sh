@@ -15,13 +15,6 @@ finish_copy() {
 	check "$1: the copy exits 0" [ $? -eq 0 ]
 	check "$1: the output is exact" cmp -s "$2" "$WORK/out"
 }
-listening() {
-	if [ $abstract = yes ]; then
-		grep -q "@tach-$(id -u)-$1\$" /proc/net/unix
-	else
-		[ -S "$dir/$1" ]
-	fi
-}
 
 # A copy limited to 100k/s would take 500 s for 50 MB; -R -L 1g ends it
 # at once, exact.

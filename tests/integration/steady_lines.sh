@@ -86,4 +86,22 @@ sed 's/ *$//' "$WORK/log" | grep -v '^$' >"$WORK/frames"
 check "lines: one line length ($(cut -c1-12 "$WORK/frames" | sort -u | tr '\n' '|'))" \
     [ "$(lengths "$WORK/frames")" -eq 1 ]
 
+# Times: the time left falls from days to seconds (-L 4k over 2 GB, then
+# -R -L 1g) and keeps its width, so "ETA" and the bar's end stay put.
+head -c 2000000000 /dev/zero | "$TACH" --force -l 2000000000 -L 4k -w 100 \
+    -i 0.05 >/dev/null 2>"$WORK/log" &
+meter=$!
+check "times: the copy listens" wait_until 60 listening $meter
+check "times: the time left in days" wait_until 60 grep -Eq "ETA +[0-9]d " "$WORK/log"
+"$TACH" -R $meter -L 1g
+check "times: the time left in seconds" wait_until 60 grep -Eq "ETA +0:00:0" "$WORK/log"
+wait $meter
+# the frames from the first one in days, the bar's cells as one '#'
+sed -n '/ETA  *[0-9]d /,$p' "$WORK/log" | grep ETA |
+    LC_ALL=C sed 's/\xe2\x96[\x88-\x8f]/#/g' >"$WORK/frames"
+check "times: ETA at one column ($(wc -l <"$WORK/frames") frames)" \
+    [ "$(awk '{ print index($0, "ETA") }' "$WORK/frames" | sort -u | wc -l)" -eq 1 ]
+check "times: ] at one column" [ "$(awk '{ print index($0, "]") }' \
+    "$WORK/frames" | sort -u | wc -l)" -eq 1 ]
+
 done_testing

@@ -557,6 +557,64 @@ numeric_text_escaped(void **state)
 	assert_string_equal(line, "\\x1b]0;x\\x07 a\\x1b[2Jb 500");
 }
 
+/*
+ * Times through a long run: elapsed and time left share one width, kept
+ * from the widest seen (the time left shows it from the start), so the
+ * bar's fields stay put past 10 hours and past a day.
+ */
+static void
+steady_times(void **state)
+{
+	static const double runs[] = { 60, 12 * 3600.0, 36 * 3600.0,
+	    9 * 86400.0 };
+	struct render_state s = half();
+	ptrdiff_t eta = 0, bar = 0;
+	int cols;
+
+	(void)state;
+	for (size_t r = 0; r < sizeof(runs) / sizeof(*runs); r++) {
+		cols = 0;
+		for (int step = 0; step < 1000; step++) {
+			s.elapsed = runs[r] * step / 1000;
+			s.eta = runs[r] - s.elapsed;
+			s.done = s.bytes = (uint64_t)(s.elapsed * 10);
+			s.size = (uint64_t)(runs[r] * 10);
+			s.time_cols = cols = render_time_cols(&s, cols);
+			render_line(&s, 120, &ascii, line, sizeof(line));
+			assert_int_equal(columns(line), 119);
+			assert_non_null(strstr(line, "ETA"));
+			if (step == 0) {
+				eta = strstr(line, "ETA") - line;
+				bar = strchr(line, ']') - line;
+			}
+			assert_int_equal(strstr(line, "ETA") - line, eta);
+			assert_int_equal(strchr(line, ']') - line, bar);
+			render_format(&s, "%t|%e|", 60, &ascii, line,
+			    sizeof(line));
+			assert_int_equal(strchr(line, '|') - line, cols);
+		}
+	}
+	/* the widths: 7, 8 past 10 hours, 11 past a day */
+	s.final = false;
+	s.elapsed = 5;
+	s.eta = 5;
+	assert_int_equal(render_time_cols(&s, 0), 7);
+	s.eta = 10 * 3600;
+	assert_int_equal(render_time_cols(&s, 7), 8);
+	s.eta = 86400;
+	assert_int_equal(render_time_cols(&s, 8), 11);
+	/* never narrower than it was */
+	s.eta = 1;
+	assert_int_equal(render_time_cols(&s, 11), 11);
+	/* a wild estimate, past ten days, is not kept */
+	s.eta = 1e9;
+	assert_int_equal(render_time_cols(&s, 7), 7);
+	/* the closing line has no time left */
+	s.eta = 86400;
+	s.final = true;
+	assert_int_equal(render_time_cols(&s, 7), 7);
+}
+
 int
 main(void)
 {
@@ -576,6 +634,7 @@ main(void)
 		cmocka_unit_test(units),
 		cmocka_unit_test(line_amounts),
 		cmocka_unit_test(steady_widths),
+		cmocka_unit_test(steady_times),
 		cmocka_unit_test(numeric_fields),
 		cmocka_unit_test(numeric_percentage),
 		cmocka_unit_test(numeric_text_escaped),
