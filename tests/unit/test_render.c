@@ -1,5 +1,6 @@
 /* The renderer: golden lines, and the width rule at every width. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
@@ -351,6 +352,18 @@ bars_at(const char *text, char *where, size_t len)
  * Steady lines (pv's tests for Debian bug 586763): as amounts, rates and
  * times cross every unit, no field changes its width, so nothing moves.
  */
+/* mark is in line, at the column noted when first. */
+static void
+stays_at(const char *mark, bool first, ptrdiff_t *at)
+{
+	const char *p = strstr(line, mark);
+
+	assert_non_null(p);
+	if (first)
+		*at = p - line;
+	assert_int_equal(p - line, *at);
+}
+
 static void
 steady_widths(void **state)
 {
@@ -380,14 +393,8 @@ steady_widths(void **state)
 			/* the default bar: every field where it was */
 			render_line(&s, 120, &ascii, line, sizeof(line));
 			assert_int_equal(columns(line), 119);
-			assert_non_null(strstr(line, "avg"));
-			assert_non_null(strstr(line, "ETA"));
-			if (i == 0) {
-				avg = strstr(line, "avg") - line;
-				eta = strstr(line, "ETA") - line;
-			}
-			assert_int_equal(strstr(line, "avg") - line, avg);
-			assert_int_equal(strstr(line, "ETA") - line, eta);
+			stays_at("avg", i == 0, &avg);
+			stays_at("ETA", i == 0, &eta);
 		}
 	}
 	/* line mode, at its own widths: the same at every value */
@@ -405,10 +412,7 @@ steady_widths(void **state)
 		bars_at(line, where, sizeof(where));
 		assert_string_equal(where, first);
 		render_line(&s, 120, &ascii, line, sizeof(line));
-		assert_non_null(strstr(line, "avg"));
-		if (i == 0)
-			avg = strstr(line, "avg") - line;
-		assert_int_equal(strstr(line, "avg") - line, avg);
+		stays_at("avg", i == 0, &avg);
 	}
 }
 
@@ -582,13 +586,8 @@ steady_times(void **state)
 			s.time_cols = cols = render_time_cols(&s, cols);
 			render_line(&s, 120, &ascii, line, sizeof(line));
 			assert_int_equal(columns(line), 119);
-			assert_non_null(strstr(line, "ETA"));
-			if (step == 0) {
-				eta = strstr(line, "ETA") - line;
-				bar = strchr(line, ']') - line;
-			}
-			assert_int_equal(strstr(line, "ETA") - line, eta);
-			assert_int_equal(strchr(line, ']') - line, bar);
+			stays_at("ETA", step == 0, &eta);
+			stays_at("]", step == 0, &bar);
 			render_format(&s, "%t|%e|", 60, &ascii, line,
 			    sizeof(line));
 			assert_int_equal(strchr(line, '|') - line, cols);
