@@ -17,7 +17,7 @@ static volatile sig_atomic_t arrived;
 static volatile sig_atomic_t fatal;
 /* Every signal tach handles, and so resets in its children. */
 static const int handled[] = { SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGUSR1,
-    SIGALRM, SIGWINCH, SIGTSTP, SIGCONT, SIGTTOU, SIGIO,
+    SIGALRM, SIGWINCH, SIGTSTP, SIGCONT, SIGTTOU, SIGIO, SIGCHLD,
 #ifdef HAVE_SIGINFO
     SIGINFO,
 #endif
@@ -52,6 +52,9 @@ on_signal(int sig)
 		break;
 	case SIGIO:
 		bit = SIGNAL_CONTROL;
+		break;
+	case SIGCHLD:
+		bit = SIGNAL_CHILD;
 		break;
 	case SIGINT:
 	case SIGTERM:
@@ -116,6 +119,12 @@ signals_install(void)
 	catch(SIGUSR1, 0);
 	/* someone else's SIGALRM must not kill a copy (progress(1) goes on) */
 	catch_unless_ignored(SIGALRM);
+	/*
+	 * Even if the parent ignored it: then the children would be reaped
+	 * unseen and waitpid fail, losing cmd's status.  cmd gets the
+	 * parent's choice back (signals_reset_child).
+	 */
+	catch(SIGCHLD, SA_RESTART | SA_NOCLDSTOP);
 #ifdef HAVE_SIGINFO
 	catch(SIGINFO, 0);
 #endif

@@ -18,12 +18,13 @@ enum {
 	SIGNAL_TSTP = 1 << 3,	/* ^Z: tidy the terminal, then stop */
 	SIGNAL_CONT = 1 << 4,	/* continued after a stop */
 	SIGNAL_TERMINATE = 1 << 5,	/* INT, TERM or HUP: see signals_fatal() */
-	SIGNAL_CONTROL = 1 << 6		/* SIGIO: a -R request is waiting */
+	SIGNAL_CONTROL = 1 << 6,	/* SIGIO: a -R request is waiting */
+	SIGNAL_CHILD = 1 << 7		/* a child exited */
 };
 
 /*
- * SIGPIPE, SIGINT, SIGTERM, SIGHUP and the info signals; of the first
- * four, those the parent ignored stay ignored.
+ * SIGPIPE, SIGINT, SIGTERM, SIGHUP, the info signals and SIGCHLD; of the
+ * first four, those the parent ignored stay ignored.
  */
 void	signals_install(void);
 /* SIGIO, for -R's control socket. */

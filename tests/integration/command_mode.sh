@@ -119,4 +119,21 @@ check "the oddly named file decompressed" cmp -s "$WORK/data" "$out"
 (cd "$WORK" && ./progress -e -zf 'in;touch PWNED;x.gz' cat >"$out" 2>"$err")
 check "progress: no shell ran the file name" [ ! -e "$WORK/PWNED" ]
 
+# A parent that ignores SIGCHLD (bash's trap '' CHLD, passed on by exec):
+# the children are still waited for, cmd's status and -z's end are kept,
+# and cmd gets the parent's choice back.
+gzip -c <"$WORK/data" >"$WORK/data.gz"
+bash -c "trap '' CHLD; exec \"\$0\" -q -f \"\$1\" sh -c 'cat >/dev/null; exit 3'" \
+    "$TACH" "$WORK/data" 2>"$err"
+check "SIGCHLD ignored: cmd's status, 3 ($?)" [ $? -eq 3 ]
+lacks "SIGCHLD ignored: no message" "$err" "waitpid"
+bash -c "trap '' CHLD; exec \"\$0\" -q -z -f \"\$1\"" "$TACH" "$WORK/data.gz" \
+    >"$out" 2>"$err"
+check "SIGCHLD ignored: -z exits 0 ($?)" [ $? -eq 0 ]
+check "SIGCHLD ignored: -z exact" cmp -s "$WORK/data" "$out"
+mask=$(bash -c "trap '' CHLD; exec \"\$0\" -q -f /dev/null grep SigIgn /proc/self/status" \
+    "$TACH" | awk '{ print $2 }')
+check "SIGCHLD ignored: so it stays in cmd ($mask)" \
+    [ $(( 0x${mask:-0} & (1 << 16) )) -ne 0 ]	# SIGCHLD, 17 on Linux
+
 done_testing

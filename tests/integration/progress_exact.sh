@@ -190,9 +190,10 @@ for name in progress tach; do
 done
 # Under the name progress, a cmd that does not finish at its end of
 # input: progress waits for it, and a second signal reaches it.
+# waiting PID: asleep until a signal (cmd's end, or another signal)
 waiting() {
 	case $(cut -d' ' -f1 "/proc/$1/syscall" 2>/dev/null) in
-	61|7|114) return 0 ;;	# wait4 on x86-64; waitpid, wait4 on i386
+	130|179) return 0 ;;	# rt_sigsuspend on x86-64, on i386
 	esac
 	return 1
 }
