@@ -387,6 +387,8 @@ main(int argc, char *argv[])
 	run.end = copy_inputs(&relay, &in, &opts, &display, &next, &run.failed,
 	    &run.in_name);
 	run.at_size = relay_reached(&relay);
+	/* nothing is left to change: a late -R says so at once */
+	control_close();
 	relay_free(&relay);
 	end_output(&run, &relay, &display);
 	end_children(&run, &in, opts.as_progress);

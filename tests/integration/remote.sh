@@ -251,4 +251,18 @@ exec 4>&-
 check "-P: an unwritable file: exit 1" [ $? -eq 1 ]
 check "-P: names it" grep -qF "tach: -P $WORK/no/such/dir/pid: No such file or directory" "$WORK/err"
 
+# Once the copy has ended, while cmd finishes: the socket is gone, and a
+# late -R says so at once, not after waiting for an answer.
+printf data | "$TACH" -q sh -c 'cat >/dev/null; exec sleep 601' &
+copy=$!
+check "ended: cmd runs on" wait_until 60 pgrep -P $copy -x sleep
+check "ended: the socket goes with the copy's end" wait_until 60 eval "! listening $copy"
+"$TACH" -R $copy -L 1g 2>"$WORK/err"
+check "ended: -R refused ($?)" [ $? -eq 1 ]
+check "ended: -R says nobody listens" grep -q "^tach: -R $copy: no copy of this user's with that PID is listening" "$WORK/err"
+check "ended: tach still waits for cmd" kill -0 $copy
+pkill -P $copy -x sleep
+wait $copy
+check "ended: cmd's end is tach's (143: $?)" [ $? -eq 143 ]
+
 done_testing
