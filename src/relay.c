@@ -216,7 +216,7 @@ relay_chunk(struct relay *r, enum relay_end *end)
 		return most;
 	/*
 	 * In records, as many bytes as a step's records took so far (a page
-	 * before any): the zero-copy tiers then cut at the step's last one.
+	 * before any): each tier then cuts at the step's last one.
 	 */
 	step = r->limit / 20;
 	if (r->limit_records)
@@ -442,47 +442,55 @@ rescue(struct relay *r, size_t span, enum relay_end *end)
 	return lseek(r->in, at + (off_t)done, SEEK_SET) == -1 ? 0 : 1;
 }
 
-/* Whatever is read is written at once, so interactive streams stay live. */
+/*
+ * Whatever is read is written at once, so interactive streams stay live;
+ * only -L in lines holds back the lines a read brought beyond the step,
+ * for the steps after (a pipe's read cannot be put back).
+ */
 static enum relay_end
 copy_loop(struct relay *r)
 {
 	enum relay_end end;
-	size_t len, used;
+	size_t len, used, start = 0, held = 0;
 	ssize_t n;
 
 	(void)relay_buffer(r);
 	for (;;) {
-		if ((len = relay_chunk(r, &end)) == 0)
-			return end;
-		n = transfer(r, true, r->buf, len);
-		if (n > 0) {
+		if ((len = relay_chunk(r, &end)) == 0) {
 			/* -S in lines: what follows the record is left unread */
-			/* a pipe's read cannot be put back: no cut for -L */
-			used = relay_records_allowed(r, r->buf, (size_t)n,
-			    false);
-			if (used < (size_t)n)
-				(void)lseek(r->in, (off_t)used - n, SEEK_CUR);
-			if ((end = relay_write(r, r->buf, used)) != RELAY_EOF)
-				return end;
-			continue;
-		}
-		if (n == 0)
-			return RELAY_EOF;
-		switch (relay_retry(r, errno, true, &end)) {
-		case 1:
-			continue;
-		case -1:
+			if (held > 0)
+				(void)lseek(r->in, -(off_t)held, SEEK_CUR);
 			return end;
 		}
-		r->error = errno;
-		switch (r->skip_errors ? rescue(r, len, &end) : 0) {
-		case 1:
-			continue;
-		case -1:
-			return end;
+		if (held == 0) {
+			if ((n = transfer(r, true, r->buf, len)) == 0)
+				return RELAY_EOF;
+			if (n == -1) {
+				switch (relay_retry(r, errno, true, &end)) {
+				case 1:
+					continue;
+				case -1:
+					return end;
+				}
+				r->error = errno;
+				switch (r->skip_errors ? rescue(r, len, &end) :
+				    0) {
+				case 1:
+					continue;
+				case -1:
+					return end;
+				}
+				errno = r->error;
+				return RELAY_READ_ERROR;
+			}
+			start = 0;
+			held = (size_t)n;
 		}
-		errno = r->error;
-		return RELAY_READ_ERROR;
+		used = relay_records_allowed(r, r->buf + start, held, true);
+		if ((end = relay_write(r, r->buf + start, used)) != RELAY_EOF)
+			return end;
+		start += used;
+		held -= used;
 	}
 }
 

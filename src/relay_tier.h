@@ -26,7 +26,8 @@ bool	relay_count(struct relay *r, const unsigned char *data, size_t n,
 /*
  * Line mode with -S: of the n bytes in data, how many may move without
  * passing the record to stop at; paced (a tier that can leave the rest
- * where it lies), with -L in records too, no more than one step's.
+ * where it lies, or hold it), with -L in records too, no more than one
+ * step's.
  */
 size_t	relay_records_allowed(const struct relay *r,
 	    const unsigned char *data, size_t n, bool paced);

@@ -197,9 +197,6 @@ for how in pipe file --no-splice; do
 	    [ "$ms" -le 60000 ]
 	ahead=$(sed 's/.*"elapsed":\([0-9.]*\),"bytes":[0-9]*,"lines":\([0-9]*\),.*/\1 \2/' "$err" |
 	    awk '{ x = $2 - 100 * $1; if (x > m) m = x } END { print int(m) }')
-	# (only the zero-copy tiers cut at a step's last line: read/write
-	# cannot put a read back, and may run a read's lines ahead)
-	[ "$how" = --no-splice ] || [ "$TACH_ZEROCOPY" != 1 ] ||
 	check "-L 100 lines ($how): at most a step ahead (${ahead} lines)" \
 	    [ "${ahead:-999}" -le 5 ]
 done
