@@ -86,7 +86,7 @@ state_at(struct display *d, double t, bool final, struct report_line *l,
 	}
 	s->prefix = d->label;
 	s->bytes = count;
-	s->lines = d->lines;
+	s->unit = d->unit;
 	s->size = d->size;
 	s->rate = meter_rate(&d->meter, METER_RATE_WINDOW);
 	s->average = meter_average(&d->meter);
@@ -134,6 +134,13 @@ display_break(struct display *d)
 	report_newline(&d->out);
 }
 
+/* What a byte count is shown in: bytes, or bits with --bits. */
+static enum render_unit
+byte_unit(const struct display *d)
+{
+	return d->unit == RENDER_BITS ? RENDER_BITS : RENDER_BYTES;
+}
+
 /* SIGUSR1 (SIGINFO): the counters, once, on stderr, as dd does. */
 static void
 report_now(struct display *d)
@@ -142,8 +149,9 @@ report_now(struct display *d)
 	double t = transfer_clock(d);
 	uint64_t bytes = d->relay->bytes, records = d->relay->records;
 
-	render_iec((double)bytes, amount, sizeof(amount));
-	render_iec(t > 0 ? (double)bytes / t : 0, rate, sizeof(rate));
+	render_amount((double)bytes, byte_unit(d), amount, sizeof(amount));
+	render_amount(t > 0 ? (double)bytes / t : 0, byte_unit(d), rate,
+	    sizeof(rate));
 	if (d->lines)
 		snprintf(lines, sizeof(lines), "%llu lines, ",
 		    (unsigned long long)records);
@@ -193,6 +201,8 @@ display_start(struct display *d, const struct options *opts,
 	d->json = opts->json;
 	d->stats = opts->stats;
 	d->lines = opts->records != -1;
+	d->unit = d->lines ? RENDER_LINES : opts->bits ? RENDER_BITS :
+	    RENDER_BYTES;
 	d->origin = clock_now();
 	meter_init(&d->meter);
 	meter_init(&d->position);
@@ -296,10 +306,10 @@ print_stats(struct display *d, double t)
 {
 	const struct relay *r = d->relay;
 
-	report_moved(NULL, r->bytes, false, t, NULL);
+	report_moved(NULL, r->bytes, byte_unit(d), t, NULL);
 	if (d->lines)
-		report_moved(NULL, r->records, true, t, NULL);
-	report_rates(&d->rates, d->interval, d->lines);
+		report_moved(NULL, r->records, RENDER_LINES, t, NULL);
+	report_rates(&d->rates, d->interval, d->unit);
 	fprintf(stderr, "%s: input-wait %d%%, output-wait %d%%\n",
 	    getprogname(), t > 0 ? (int)(100 * r->wait_in / t + 0.5) : 0,
 	    t > 0 ? (int)(100 * r->wait_out / t + 0.5) : 0);

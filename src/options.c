@@ -35,6 +35,7 @@ enum {
 };
 
 static const struct option long_options[] = {
+	{ "bits",		no_argument,	   NULL, '8' },
 	{ "buffer-size",	required_argument, NULL, 'b' },
 	{ "cursor",		no_argument,	   NULL, 'c' },
 	{ "stderr",		no_argument,	   NULL, 'e' },
@@ -156,6 +157,8 @@ help(void)
 	    "or into cmd, drawing a progress and rate bar on the terminal.\n\n"
 	    "  -0, --null              count NUL-terminated records: "
 	    "--line-mode with \\0\n"
+	    "  -8, --bits              amounts and rates in bits, SI (1 Mb is "
+	    "10^6 bits)\n"
 	    "  -b, --buffer-size SIZE  transfer buffer size (e.g. 1m, 2x64k)\n"
 	    "  -c, --cursor            a line of its own at the bottom, below "
 	    "other output\n"
@@ -344,6 +347,7 @@ not_taken(const struct options *opts, bool remote)
 		{ opts->no_splice, "--no-splice", false, false },
 		{ opts->watching, "-d", true, false },
 		{ opts->numeric, "-n", true, false },
+		{ opts->bits, "-8", true, false },
 		{ opts->json, "--format json", true, false },
 		{ opts->format != NULL, "-F", true, true },
 		{ opts->stats, "--stats", true, false },
@@ -481,6 +485,7 @@ static bool
 flag_option(struct options *opts, int ch)
 {
 	switch (ch) {
+	case '8': opts->bits = true; break;
 	case 'c': opts->cursor = true; break;
 	case 'E': opts->skip_errors = true; break;
 	case 'e': opts->stderr_bar = true; break;
@@ -611,6 +616,11 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 		snprintf(msg, msglen, "-S needs the length to stop at: -l");
 		return OPTIONS_BAD;
 	}
+	if (opts->bits && opts->records != -1) {
+		snprintf(msg, msglen, "-8 shows bytes as bits: not with %s",
+		    opts->records == '\n' ? "--line-mode" : "-0");
+		return OPTIONS_BAD;
+	}
 	if (opts->numeric && opts->json) {
 		snprintf(msg, msglen, "-n and --format json both write to "
 		    "stderr: choose one");
@@ -668,7 +678,7 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 	/* as progress, a script gets progress(1)'s usage for any other */
 	while ((ch = getopt_long(argc, argv,
 	    opts->as_progress ? "+b:ef:l:p:z" :
-	    "+0b:cD:d:EeF:f:i:L:l:N:nP:p:qR:SWw:Yz",
+	    "+08b:cD:d:EeF:f:i:L:l:N:nP:p:qR:SWw:Yz",
 	    opts->as_progress ? progress_long_options : long_options,
 	    NULL)) != -1) {
 		if (flag_option(opts, ch))

@@ -74,26 +74,30 @@ render_iec(double value, char *buf, size_t buflen)
 }
 
 void
-render_amount(double value, bool lines, char *buf, size_t buflen)
+render_amount(double value, enum render_unit unit, char *buf, size_t buflen)
 {
 	static const char units[] = "kMGTPE";
+	const char *sep = unit == RENDER_BITS ? " " : "";
+	const char *name = unit == RENDER_BITS ? "b" : " lines";
 	int u = -1;
 
-	if (!lines) {
+	if (unit == RENDER_BYTES) {
 		render_iec(value, buf, buflen);
 		return;
 	}
 	if (!(value >= 0))
 		value = 0;
+	if (unit == RENDER_BITS)
+		value *= 8;
 	while (value >= 999.5 && u < 5) {
 		value /= 1000;
 		u++;
 	}
 	if (u == -1)
-		snprintf(buf, buflen, "%.0f lines", value);
+		snprintf(buf, buflen, "%.0f%s%s", value, sep, name);
 	else
-		snprintf(buf, buflen, "%.*f%c lines", value < 9.995 ? 2 :
-		    value < 99.95 ? 1 : 0, value, units[u]);
+		snprintf(buf, buflen, "%.*f%s%c%s", value < 9.995 ? 2 :
+		    value < 99.95 ? 1 : 0, value, sep, units[u], name);
 }
 
 void
@@ -146,29 +150,26 @@ render_time_cols(const struct render_state *s, int cols)
 }
 
 /*
- * The columns of the widest amount, "1023 KiB" or "1.00k lines": every
+ * The columns of the widest amount, "1023 KiB", "1.00k lines" or
+ * "1.00 kb": every
  * number is padded to it, so that no field changes its width as values
  * cross a unit (pv's tests for Debian bug 586763).
  */
 static int
-amount_cols(bool lines)
+amount_cols(enum render_unit unit)
 {
-	return lines ? 11 : 8;
+	return unit == RENDER_LINES ? 11 : unit == RENDER_BITS ? 7 : 8;
 }
 
-/*
- * An amount, or with per "/s" a rate, right-aligned at the width of the
- * widest after the label before, which stays where it is.
- */
 static void
-steady_amount(double value, bool lines, const char *before, const char *per,
-    char *buf, size_t buflen)
+steady_amount(double value, enum render_unit unit, const char *before,
+    const char *per, char *buf, size_t buflen)
 {
 	char num[32], txt[40];
 
-	render_amount(value, lines, num, sizeof(num));
+	render_amount(value, unit, num, sizeof(num));
 	snprintf(txt, sizeof(txt), "%s%s", num, per);
-	snprintf(buf, buflen, "%s%*s", before, amount_cols(lines) +
+	snprintf(buf, buflen, "%s%*s", before, amount_cols(unit) +
 	    (int)strlen(per), txt);
 }
 
@@ -253,16 +254,16 @@ fields_of(const struct render_state *s, struct field *f)
 		add(f, &n, TEXT, 10, "%s", txt);
 		add(f, &n, BAR, 8, "%s", "");
 	}
-	steady_amount((double)s->bytes, s->lines, "", "", txt, sizeof(txt));
+	steady_amount((double)s->bytes, s->unit, "", "", txt, sizeof(txt));
 	add(f, &n, TEXT, known && !s->final ? 6 : 9, "%s", txt);
 	if (!s->final) {
-		steady_amount(s->rate, s->lines, "", "/s", txt, sizeof(txt));
+		steady_amount(s->rate, s->unit, "", "/s", txt, sizeof(txt));
 		if (s->stalled)
 			snprintf(txt, sizeof(txt), "%*s",
-			    amount_cols(s->lines) + 2, "stalled");
+			    amount_cols(s->unit) + 2, "stalled");
 		add(f, &n, TEXT, 7, "%s", txt);
 	}
-	steady_amount(s->average, s->lines, "avg ", "/s", txt, sizeof(txt));
+	steady_amount(s->average, s->unit, "avg ", "/s", txt, sizeof(txt));
 	add(f, &n, TEXT, s->final ? 8 : 3, "%s", txt);
 	render_duration(s->elapsed, num, sizeof(num));
 	snprintf(txt, sizeof(txt), "%*s", time_cols(s), num);
@@ -474,11 +475,11 @@ token_text(const struct render_state *s, enum token t, char *buf,
 		break;
 	case T_RATE:
 	case T_AVERAGE:
-		steady_amount(t == T_RATE ? s->rate : s->average, s->lines,
+		steady_amount(t == T_RATE ? s->rate : s->average, s->unit,
 		    "", "/s", buf, len);
 		break;
 	case T_BYTES:
-		steady_amount((double)s->bytes, s->lines, "", "", buf, len);
+		steady_amount((double)s->bytes, s->unit, "", "", buf, len);
 		break;
 	case T_BUFFER:
 		if (s->waiting >= 0)
@@ -580,10 +581,12 @@ token_number(const struct render_state *s, bool size_known, enum token t,
 		break;
 	case T_RATE:
 	case T_AVERAGE:
-		snprintf(buf, len, "%.1f", t == T_RATE ? s->rate : s->average);
+		snprintf(buf, len, "%.1f", (t == T_RATE ? s->rate : s->average) *
+		    (s->unit == RENDER_BITS ? 8 : 1));
 		break;
 	case T_BYTES:
-		snprintf(buf, len, "%llu", (unsigned long long)s->bytes);
+		snprintf(buf, len, "%llu", (unsigned long long)s->bytes *
+		    (s->unit == RENDER_BITS ? 8 : 1));
 		break;
 	case T_BUFFER:
 		if (s->waiting >= 0)

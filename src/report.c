@@ -308,7 +308,7 @@ report_json(const struct report_line *l)
 	/* in line mode the rates, size and percentage count lines */
 	fprintf(stderr, "\"elapsed\":%.3f,\"bytes\":%llu,", s->elapsed,
 	    (unsigned long long)l->bytes);
-	if (s->lines)
+	if (s->unit == RENDER_LINES)
 		fprintf(stderr, "\"lines\":%llu,\"unit\":\"lines\",",
 		    (unsigned long long)s->bytes);
 	fprintf(stderr, "\"rate\":%.1f,\"average\":%.1f", s->rate,
@@ -334,31 +334,33 @@ report_json(const struct report_line *l)
 }
 
 void
-report_moved(const char *whose, uint64_t count, bool lines, double t,
-    const char *tail)
+report_moved(const char *whose, uint64_t count, enum render_unit unit,
+    double t, const char *tail)
 {
 	char rate[32];
 
-	render_amount(t > 0 ? (double)count / t : 0, lines, rate,
+	render_amount(t > 0 ? (double)count / t : 0, unit, rate,
 	    sizeof(rate));
 	fprintf(stderr, "%s: %s%s%llu %s in %.3f s, %s/s%s%s\n", getprogname(),
 	    whose != NULL ? whose : "", whose != NULL ? ": " : "",
-	    (unsigned long long)count, lines ? "lines" : "bytes", t, rate,
+	    (unsigned long long)count, unit == RENDER_LINES ? "lines" :
+	    "bytes", t, rate,
 	    tail != NULL ? ", " : "", tail != NULL ? tail : "");
 }
 
 void
-report_rates(struct stats_intervals *rates, double interval, bool lines)
+report_rates(struct stats_intervals *rates, double interval,
+    enum render_unit unit)
 {
 	struct stats_summary sum;
 	char a[5][32];
 
 	stats_summary(&rates->rates, &sum);
-	render_amount(sum.min, lines, a[0], sizeof(a[0]));
-	render_amount(sum.median, lines, a[1], sizeof(a[1]));
-	render_amount(sum.mean, lines, a[2], sizeof(a[2]));
-	render_amount(sum.max, lines, a[3], sizeof(a[3]));
-	render_amount(sum.stddev, lines, a[4], sizeof(a[4]));
+	render_amount(sum.min, unit, a[0], sizeof(a[0]));
+	render_amount(sum.median, unit, a[1], sizeof(a[1]));
+	render_amount(sum.mean, unit, a[2], sizeof(a[2]));
+	render_amount(sum.max, unit, a[3], sizeof(a[3]));
+	render_amount(sum.stddev, unit, a[4], sizeof(a[4]));
 	if (rates->full == 0)
 		fprintf(stderr, "%s: rate not measured: the run was shorter "
 		    "than half an interval (%g s)\n", getprogname(),

@@ -101,6 +101,12 @@ size_of(const struct watched *w)
 	return w->file.writing || w->grown ? 0 : w->file.size;
 }
 
+static enum render_unit
+unit_of(const struct watch *ws)
+{
+	return ws->opts->bits ? RENDER_BITS : RENDER_BYTES;
+}
+
 static void
 state_at(const struct watch *ws, struct watched *w, double now, bool final,
     struct render_state *s)
@@ -122,6 +128,7 @@ state_at(const struct watch *ws, struct watched *w, double now, bool final,
 	s->stalled = meter_stalled(&w->meter);
 	s->final = final;
 	s->phase = ws->phase;
+	s->unit = unit_of(ws);
 	s->name = ws->opts->name;
 	s->waiting = -1;
 	if (clock_gettime(CLOCK_REALTIME, &wall) == 0)
@@ -155,9 +162,9 @@ print_stats(struct watch *ws, struct proc *p, struct watched *w, double now)
 	}
 	report_break();
 	snprintf(at, sizeof(at), "at %llu", (unsigned long long)w->file.offset);
-	report_moved(whose(p, w, who, sizeof(who)), moved(w), false,
+	report_moved(whose(p, w, who, sizeof(who)), moved(w), unit_of(ws),
 	    now - w->since, at);
-	report_rates(&w->rates, ws->opts->interval, false);
+	report_rates(&w->rates, ws->opts->interval, unit_of(ws));
 }
 
 /* The files of every process: the block's lines. */

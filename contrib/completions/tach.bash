@@ -32,8 +32,8 @@ _tach()
 		esac
 	done
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W '-0 -b -c -D -d -E -e -F -f -i -L -l -N -n -P
-		    -p -q -R -S -W -w -Y -z --null --buffer-size= --cursor
+		COMPREPLY=($(compgen -W '-0 -8 -b -c -D -d -E -e -F -f -i -L -l -N -n
+		    -P -p -q -R -S -W -w -Y -z --null --bits --buffer-size= --cursor
 		    --delay-start= --watchfd= --pidfile= --remote=
 		    --skip-errors --stderr --file= --sync --line-mode
 		    --interval= --rate-limit= --size= --name= --numeric --prefix=

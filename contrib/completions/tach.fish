@@ -28,6 +28,7 @@ function __tach_command
 end
 
 complete -c tach -n 'not __tach_command' -s 0 -l null -d 'count NUL-terminated records'
+complete -c tach -n 'not __tach_command' -s 8 -l bits -d 'amounts and rates in bits'
 complete -c tach -n 'not __tach_command' -s b -l buffer-size -x -d 'transfer buffer size'
 complete -c tach -n 'not __tach_command' -s c -l cursor -d 'a line of its own at the bottom, below other output'
 complete -c tach -n 'not __tach_command' -s D -l delay-start -x -d 'draw nothing for the first seconds'
@@ -39,7 +40,7 @@ complete -c tach -n 'not __tach_command' -s i -l interval -x -d 'seconds between
 complete -c tach -n 'not __tach_command' -s L -l rate-limit -x -d 'at most this many bytes a second'
 complete -c tach -n 'not __tach_command' -s l -l size -x -d 'expected length, or @FILE for its length'
 complete -c tach -n 'not __tach_command' -s N -l name -x -d 'label the line'
-complete -c tach -n 'not __tach_command' -s n -l numeric -d 'a percentage a line on stderr'
+complete -c tach -n 'not __tach_command' -s n -l numeric -d 'a percentage a line on stderr, or -F fields as numbers'
 complete -c tach -n 'not __tach_command' -s P -l pidfile -r -F -d 'write the PID to this file while running'
 complete -c tach -n 'not __tach_command' -s p -l prefix -x -d 'text left of the bar'
 complete -c tach -n 'not __tach_command' -s q -l quiet -d 'draw nothing'

@@ -29,6 +29,7 @@ struct display {
 	bool			 json;		/* --format json */
 	bool			 stats;		/* --stats */
 	bool			 lines;		/* --line-mode: count records */
+	enum render_unit	 unit;		/* what the amounts show */
 	bool			 flushing;	/* -Y: the last flush is on */
 	const struct input	*input;
 	struct relay		*relay;		/* read; told of stops */

@@ -24,6 +24,7 @@ struct options {
 	bool		  force;	/* --force */
 	bool		  no_splice;	/* --no-splice */
 	bool		  numeric;	/* -n: a percentage a line */
+	bool		  bits;		/* -8: amounts in bits */
 	bool		  json;		/* --format json */
 	const char	 *format;	/* -F: the line's layout, or NULL */
 	bool		  stats;	/* --stats */

@@ -21,11 +21,14 @@ struct render_caps {
 	const char	*colour_off;	/* after it, or "" */
 };
 
+/* What the amounts count: bytes, --line-mode's records, or --bits. */
+enum render_unit { RENDER_BYTES, RENDER_LINES, RENDER_BITS };
+
 struct render_state {
 	const char	*prefix;	/* untrusted text, or NULL */
-	uint64_t	 bytes;		/* bytes moved (lines, if lines) */
+	uint64_t	 bytes;		/* bytes moved (lines, in lines) */
 	uint64_t	 done;		/* progress toward size, same units */
-	bool		 lines;		/* --line-mode: amounts count records */
+	enum render_unit unit;		/* what the amounts show */
 	uint64_t	 size;		/* 0: unknown */
 	double		 rate;		/* current, bytes per second */
 	double		 average;	/* since the start */
@@ -62,7 +65,8 @@ size_t	render_format(const struct render_state *s, const char *format,
 	    size_t buflen);
 /*
  * -n with -F: the format's tokens as plain numbers, into buf (no newline):
- * %p the percentage (the amount while no size is known), %b the amount,
+ * %p the percentage (the amount while no size is known), %b the amount
+ * (in bits with RENDER_BITS, as %r and %a),
  * %t seconds elapsed, %e seconds left, %I the second it ends (since the
  * epoch), %r and %a per second, %T the queue's percentage; "-" for one
  * not known yet.  %N and other text are escaped as in a line.  Returns
@@ -77,8 +81,12 @@ size_t	render_numeric(const struct render_state *s, bool size_known,
 bool	render_format_check(const char *format, char *msg, size_t msglen);
 /* "1.50 MiB": three significant digits and an IEC unit. */
 void	render_iec(double value, char *buf, size_t buflen);
-/* An amount: render_iec's bytes, or "1.50M lines" if lines. */
-void	render_amount(double value, bool lines, char *buf, size_t buflen);
+/*
+ * An amount of unit: render_iec's bytes, "1.50M lines", or bits from a
+ * value in bytes, with SI prefixes as link speeds are quoted: "12.0 Mb".
+ */
+void	render_amount(double value, enum render_unit unit, char *buf,
+	    size_t buflen);
 /* "1:02:03", or "2d 01:02:03" past a day. */
 void	render_duration(double seconds, char *buf, size_t buflen);
 /*

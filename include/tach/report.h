@@ -95,12 +95,15 @@ void	report_message(const char *fmt, ...)
 void	report_numeric(const struct reporter *r, const struct report_line *l);
 /* --format json: one object a line on stderr. */
 void	report_json(const struct report_line *l);
-/* --stats: "[whose: ]N bytes in T s, R/s[, tail]" on stderr. */
-void	report_moved(const char *whose, uint64_t count, bool lines, double t,
-	    const char *tail);
+/*
+ * --stats: "[whose: ]N bytes in T s, R/s[, tail]" on stderr: N lines in
+ * lines; with bits, the rate in bits.
+ */
+void	report_moved(const char *whose, uint64_t count, enum render_unit unit,
+	    double t, const char *tail);
 /* --stats: the per-interval rates' summary line on stderr. */
 void	report_rates(struct stats_intervals *rates, double interval,
-	    bool lines);
+	    enum render_unit unit);
 /* The line's label: "NAME: " (-N), a file's name, then -p's text. */
 char	*report_label(const char *name, const char *file, const char *prefix);
 

@@ -73,21 +73,24 @@ columns(const char *s, const char *on, const char *off)
  * (1024 KiB is 1.00 MiB), nor under 1 of a unit above the first.
  */
 static void
-amounts(double value, bool lines)
+amounts(double value, enum render_unit kind)
 {
+	static const char *const tops[] = { "EiB", "E lines", "Eb" };
+	static const char *const firsts[] = { "B", "lines", "b" };
 	char buf[512], *unit;	/* DBL_MAX's 309 digits fit */
 	double shown;
 	bool top, first;
 
-	render_amount(value, lines, buf, sizeof(buf));
+	render_amount(value, kind, buf, sizeof(buf));
 	/* strtod, not scanf: "1.00E lines" is a number and a unit */
 	shown = strtod(buf, &unit);
 	unit += strspn(unit, " ");
 	if (unit == buf || shown < 0)
 		abort();
-	top = lines ? strncmp(unit, "E ", 2) == 0 : strcmp(unit, "EiB") == 0;
-	first = strcmp(unit, lines ? "lines" : "B") == 0;
-	if ((!top && shown >= (lines ? 1000 : 1024)) || (!first && shown < 1))
+	top = strcmp(unit, tops[kind]) == 0;
+	first = strcmp(unit, firsts[kind]) == 0;
+	if ((!top && shown >= (kind == RENDER_BYTES ? 1024 : 1000)) ||
+	    (!first && shown < 1))
 		abort();
 }
 
@@ -123,7 +126,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s.elapsed = take_double(&data, &size);
 	s.eta = take_double(&data, &size);
 	s.phase = (unsigned)take(&data, &size, 4);
-	s.lines = take(&data, &size, 1) & 1;
+	s.unit = (enum render_unit)(take(&data, &size, 1) % 3);
 	len = size < sizeof(prefix) - 1 ? size : sizeof(prefix) - 1;
 	memcpy(prefix, data, len);
 	prefix[len] = '\0';
@@ -144,6 +147,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (caps.utf8 && !valid_utf8(line))
 		abort();
-	amounts(s.rate, s.lines);
+	amounts(s.rate, s.unit);
 	return 0;
 }

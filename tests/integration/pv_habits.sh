@@ -166,6 +166,35 @@ head -c 1000 /dev/zero | TERM=dumb "$TACH" --force -l 2000 -N img \
     -F '%N:%p|%{average-rate}' -w 60 2>"$err" >/dev/null
 check "-F with %N, %p and %{average-rate}" sh -c \
     "tr '\r' '\n' <'$err' | grep -Eq '^img: 50% \[.*\]\| *[0-9.]+ [KMG]?i?B/s *$'"
+# -8: bits, SI (pv's --bits test, adapted: its 800b is 800 b here)
+head -c 100 /dev/zero | "$TACH" --force -F %b -8 2>"$err" >/dev/null
+check "-8 -F %b (pv -8 -b): 800 b" [ "$(tail -n 1 "$err" | tr -s ' ')" = " 800 b " ]
+head -c 1000000 /dev/zero | "$TACH" --force -8 -l 1000000 -w 100 2>"$err" >/dev/null
+check "-8: the bar in bits" sh -c "tail -n 1 '$err' | grep -Eq ' 8.00 Mb avg +[0-9.]+ [kMG]?b/s '"
+head -c 1000000 /dev/zero | "$TACH" -q -8 --stats 2>"$err" >/dev/null
+check "-8 --stats: bytes counted, the rate in bits" grep -Eq \
+    "^tach: 1000000 bytes in [0-9.]+ s, [0-9.]+ [kMGT]?b/s$" "$err"
+head -c 100 /dev/zero | "$TACH" -8 -n -F '%b %p' -l 200 2>"$err" >/dev/null
+check "-8 -n -F: bits as numbers, the percentage as it was" [ "$(tail -n 1 "$err")" = "800 50" ]
+# SIGUSR1 with -8: the count in bytes, the amount and the rate in bits
+mkfifo "$WORK/fifo8"
+close_gate
+{ head -c 125000 /dev/zero; gated; } >"$WORK/fifo8" &
+rm -f "$err"
+"$TACH" -q -8 <"$WORK/fifo8" >"$out" 2>"$err" &
+pid=$!
+check "-8 SIGUSR1: handlers installed" wait_until 60 caught $pid USR1
+check "-8 SIGUSR1: the first 125000 bytes through" wait_until 60 size_at_least "$out" 125000
+kill -USR1 $pid
+check "-8 SIGUSR1: 125000 bytes, 1.00 Mb, a rate in bits" wait_until 60 grep -Eq \
+    "^tach: 125000 bytes \(1.00 Mb\) in [0-9.]+ s, [0-9.]+ [kMG]?b/s$" "$err"
+open_gate
+wait $pid
+echo data | "$TACH" -8 --line-mode >"$out" 2>"$err"
+check "-8 --line-mode: refused ($?)" [ $? -eq 1 ]
+check "-8 --line-mode: says why" grep -qxF "tach: -8 shows bytes as bits: not with --line-mode" "$err"
+check "-8 --line-mode: nothing written" empty "$out"
+
 # a frame the same as the last is not written again (pv's --timer test,
 # adapted: its 1 s interval gives each time once, tach's 0.05 s would not)
 sleep 2 | "$TACH" --force -F %t -i 0.05 2>"$err" >/dev/null

@@ -89,6 +89,15 @@ kill "$watcher"
 wait "$watcher" 2>/dev/null
 check "a signal ends the watch as it ends a copy ($?)" [ $? -eq 143 ]
 
+# -8: a watch shows bits too (-n -F %b: 400000 bytes are 3200000 bits)
+say "read $fdb 400000"
+rm -f "$WORK/num"
+"$TACH" -d "$reader:$fdb" -8 -n -F %b -i 0.05 2>"$WORK/num" 3>&- &
+watcher=$!
+check "-8 -n -F %b: the position in bits" wait_until 60 at_line 3200000
+kill "$watcher"
+wait "$watcher" 2>/dev/null
+
 # -D: nothing at all before the delay, not even the last objects.
 rm -f "$WORK/quiet"
 "$TACH" -d "$reader" -D 86400 --format json -i 0.05 2>"$WORK/quiet" 3>&- &

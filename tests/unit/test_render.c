@@ -378,7 +378,7 @@ steady_widths(void **state)
 	(void)state;
 	s.wall = 3600;
 	for (int lines = 0; lines < 2; lines++) {
-		s.lines = lines;
+		s.unit = lines ? RENDER_LINES : RENDER_BYTES;
 		for (size_t i = 0; i < sizeof(values) / sizeof(*values); i++) {
 			s.bytes = (uint64_t)values[i];
 			s.rate = s.average = values[i];
@@ -397,23 +397,55 @@ steady_widths(void **state)
 			stays_at("ETA", i == 0, &eta);
 		}
 	}
-	/* line mode, at its own widths: the same at every value */
-	s.lines = true;
-	s.size = 0;
-	s.bytes = 0;
-	s.rate = s.average = 0;
-	render_format(&s, "%b|%r|%a|", 100, &ascii, line, sizeof(line));
-	bars_at(line, first, sizeof(first));
-	for (size_t i = 0; i < sizeof(values) / sizeof(*values); i++) {
-		s.bytes = (uint64_t)values[i];
-		s.rate = s.average = values[i];
-		render_format(&s, "%b|%r|%a|", 100, &ascii, line,
-		    sizeof(line));
-		bars_at(line, where, sizeof(where));
-		assert_string_equal(where, first);
-		render_line(&s, 120, &ascii, line, sizeof(line));
-		stays_at("avg", i == 0, &avg);
+	/* line mode and bits, at their own widths: the same at every value */
+	for (int bits = 0; bits < 2; bits++) {
+		s.unit = bits ? RENDER_BITS : RENDER_LINES;
+		s.size = 0;
+		s.bytes = 0;
+		s.rate = s.average = 0;
+		render_format(&s, "%b|%r|%a|", 100, &ascii, line, sizeof(line));
+		bars_at(line, first, sizeof(first));
+		for (size_t i = 0; i < sizeof(values) / sizeof(*values); i++) {
+			/* bits count bytes too: the largest stays below 2^64 */
+			s.bytes = (uint64_t)(values[i] / (bits ? 8 : 1));
+			s.rate = s.average = values[i];
+			render_format(&s, "%b|%r|%a|", 100, &ascii, line,
+			    sizeof(line));
+			bars_at(line, where, sizeof(where));
+			assert_string_equal(where, first);
+			render_line(&s, 120, &ascii, line, sizeof(line));
+			stays_at("avg", i == 0, &avg);
+		}
 	}
+}
+
+/* --bits: bytes shown as bits, SI steps as link speeds are quoted. */
+static void
+bit_amounts(void **state)
+{
+	static const struct { double bytes; const char *shown; } cases[] = {
+		{ 0, "0 b" }, { 100, "800 b" }, { 124.9, "999 b" },
+		{ 125, "1.00 kb" }, { 1249, "9.99 kb" }, { 1250, "10.0 kb" },
+		{ 124937, "999 kb" }, { 124938, "1.00 Mb" },
+		{ 125e6, "1.00 Gb" }, { 117.5e6, "940 Mb" },
+		{ 1e18, "8.00 Eb" }, { 1e21, "8000 Eb" }, { -1, "0 b" },
+	};
+	struct render_state s = { .bytes = 100, .rate = 125e6,
+	    .average = 117.5e6, .elapsed = 2, .eta = -1, .phase = 2,
+	    .unit = RENDER_BITS };
+	char buf[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		render_amount(cases[i].bytes, RENDER_BITS, buf, sizeof(buf));
+		assert_string_equal(buf, cases[i].shown);
+	}
+	render_format(&s, "%b|%r|%a", 60, &ascii, line, sizeof(line));
+	assert_int_equal(columns(line), 59);
+	assert_memory_equal(line, "  800 b|1.00 Gb/s| 940 Mb/s ", 28);
+	/* -n -F: the numbers in bits too */
+	render_numeric(&s, false, "%b %r %a", false, line, sizeof(line));
+	assert_string_equal(line, "800 1000000000.0 940000000.0");
 }
 
 /* --line-mode: the amounts and rates count lines, in SI steps. */
@@ -422,7 +454,7 @@ line_amounts(void **state)
 {
 	struct render_state s = { .bytes = 1500000, .rate = 250000,
 	    .average = 999, .elapsed = 2, .eta = -1, .phase = 2,
-	    .lines = true };
+	    .unit = RENDER_LINES };
 	char buf[32];
 
 	(void)state;
@@ -431,15 +463,15 @@ line_amounts(void **state)
 	    "0:00:02 [  <=>          ]");
 	render_format(&s, "%b|%r|%a", 40, &ascii, line, sizeof(line));
 	assert_string_equal(line, "1.50M lines| 250k lines/s|  999 lines/s");
-	render_amount(0, true, buf, sizeof(buf));
+	render_amount(0, RENDER_LINES, buf, sizeof(buf));
 	assert_string_equal(buf, "0 lines");
-	render_amount(999.4, true, buf, sizeof(buf));
+	render_amount(999.4, RENDER_LINES, buf, sizeof(buf));
 	assert_string_equal(buf, "999 lines");
-	render_amount(999.6, true, buf, sizeof(buf));
+	render_amount(999.6, RENDER_LINES, buf, sizeof(buf));
 	assert_string_equal(buf, "1.00k lines");
-	render_amount(12345678, true, buf, sizeof(buf));
+	render_amount(12345678, RENDER_LINES, buf, sizeof(buf));
 	assert_string_equal(buf, "12.3M lines");
-	render_amount(1024, false, buf, sizeof(buf));
+	render_amount(1024, RENDER_BYTES, buf, sizeof(buf));
 	assert_string_equal(buf, "1.00 KiB");
 }
 
@@ -472,11 +504,11 @@ units(void **state)
 	assert_string_equal(buf, "1.00 GiB");
 	render_iec(1072693248, buf, sizeof(buf));	/* 1023 MiB */
 	assert_string_equal(buf, "1023 MiB");
-	render_amount(1048575, false, buf, sizeof(buf));
+	render_amount(1048575, RENDER_BYTES, buf, sizeof(buf));
 	assert_string_equal(buf, "1.00 MiB");
-	render_amount(999499, true, buf, sizeof(buf));
+	render_amount(999499, RENDER_LINES, buf, sizeof(buf));
 	assert_string_equal(buf, "999k lines");
-	render_amount(999500, true, buf, sizeof(buf));
+	render_amount(999500, RENDER_LINES, buf, sizeof(buf));
 	assert_string_equal(buf, "1.00M lines");
 	render_duration(0, buf, sizeof(buf));
 	assert_string_equal(buf, "0:00:00");
@@ -634,6 +666,7 @@ main(void)
 		cmocka_unit_test(line_amounts),
 		cmocka_unit_test(steady_widths),
 		cmocka_unit_test(steady_times),
+		cmocka_unit_test(bit_amounts),
 		cmocka_unit_test(numeric_fields),
 		cmocka_unit_test(numeric_percentage),
 		cmocka_unit_test(numeric_text_escaped),
