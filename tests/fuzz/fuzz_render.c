@@ -1,7 +1,8 @@
 /*
  * libFuzzer harness for the renderer: random state, width and prefix.  The
  * line must stay inside its buffer, be exactly width - 1 columns wide and,
- * in a UTF-8 locale, be valid UTF-8 with no raw control characters.
+ * in a UTF-8 locale, be valid UTF-8 with no raw control characters; -n's
+ * numeric line of a format too, but for the width.
  */
 #include <locale.h>
 #include <stdbool.h>
@@ -94,6 +95,26 @@ amounts(double value, enum render_unit kind)
 		abort();
 }
 
+/* -n -F: inside its buffer, valid UTF-8, no raw control character. */
+static void
+numeric(const struct render_state *s, bool size_known, const char *format,
+    bool utf8)
+{
+	static char buf[RENDER_BUFSIZE(1000) + 1];
+	size_t len;
+
+	buf[sizeof(buf) - 1] = 'X';
+	len = render_numeric(s, size_known, format, utf8, buf,
+	    sizeof(buf) - 1);
+	if (buf[sizeof(buf) - 1] != 'X' || len != strlen(buf))
+		abort();
+	for (const char *p = buf; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			abort();
+	if (!valid_utf8(buf))
+		abort();
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -127,6 +148,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s.eta = take_double(&data, &size);
 	s.phase = (unsigned)take(&data, &size, 4);
 	s.unit = (enum render_unit)(take(&data, &size, 1) % 3);
+	s.time_cols = render_time_cols(&s, (int)(take(&data, &size, 1) % 16));
 	len = size < sizeof(prefix) - 1 ? size : sizeof(prefix) - 1;
 	memcpy(prefix, data, len);
 	prefix[len] = '\0';
@@ -136,10 +158,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	line[sizeof(line) - 1] = 'X';
 	/* with flag 32 the rest is a -F format, when it is a valid one */
-	if ((flags & 32) && render_format_check(prefix, msg, sizeof(msg)))
+	if ((flags & 32) && render_format_check(prefix, msg, sizeof(msg))) {
 		len = render_format(&s, prefix, width, &caps, line,
 		    sizeof(line) - 1);
-	else
+		numeric(&s, flags & 64, prefix, caps.utf8);
+	} else
 		len = render_line(&s, width, &caps, line, sizeof(line) - 1);
 	if (line[sizeof(line) - 1] != 'X' || len != strlen(line))
 		abort();
