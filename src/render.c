@@ -632,6 +632,12 @@ render_numeric(const struct render_state *s, bool size_known,
 			token_number(s, size_known, t, text, sizeof(text));
 			len = strlen(text);
 		}
+		/* what does not fit is cut between characters, not inside one */
+		if (len > (size_t)(o.end - o.p)) {
+			len = (size_t)(o.end - o.p);
+			while (len > 0 && ((unsigned char)text[len] & 0xc0) == 0x80)
+				len--;
+		}
 		put(&o, text, len);
 	}
 	*o.p = '\0';

@@ -591,6 +591,10 @@ numeric_text_escaped(void **state)
 	assert_null(strchr(line, '\033'));
 	assert_null(strchr(line, '\a'));
 	assert_string_equal(line, "\\x1b]0;x\\x07 a\\x1b[2Jb 500");
+	/* a line longer than its buffer is cut between characters */
+	s.name = "\xc3\xa9\xc3\xa9\xc3\xa9";
+	assert_int_equal(render_numeric(&s, true, "%N", true, line, 6), 4);
+	assert_string_equal(line, "\xc3\xa9\xc3\xa9");
 }
 
 /*
