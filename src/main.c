@@ -267,9 +267,8 @@ end_output(struct run *run, struct relay *r, struct display *display)
 static int
 wait_stopped_command(pid_t cmd, bool as_progress)
 {
-	int status;
-
 	pid_t ended;
+	int status;
 
 	if (!as_progress)
 		kill(cmd, signals_fatal());

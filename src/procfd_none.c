@@ -1,5 +1,6 @@
 /* procfd where tach knows no way to read another process's files. */
 #include <errno.h>
+#include <stddef.h>
 
 #include "tach/procfd.h"
 
@@ -18,5 +19,16 @@ procfd_started(pid_t pid, uint64_t *started)
 {
 	(void)pid;
 	*started = 0;
+	return ENOSYS;
+}
+
+int
+procfd_find(const char *const *names, size_t nnames,
+    struct procfd_named **found, size_t *n)
+{
+	(void)names;
+	(void)nnames;
+	*found = NULL;
+	*n = 0;
 	return ENOSYS;
 }

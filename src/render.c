@@ -151,9 +151,8 @@ render_time_cols(const struct render_state *s, int cols)
 
 /*
  * The columns of the widest amount, "1023 KiB", "1.00k lines" or
- * "1.00 kb": every
- * number is padded to it, so that no field changes its width as values
- * cross a unit (pv's tests for Debian bug 586763).
+ * "1.00 kb": every number is padded to it, so that no field changes its
+ * width as values cross a unit (pv's tests for Debian bug 586763).
  */
 static int
 amount_cols(enum render_unit unit)
@@ -161,6 +160,10 @@ amount_cols(enum render_unit unit)
 	return unit == RENDER_LINES ? 11 : unit == RENDER_BITS ? 7 : 8;
 }
 
+/*
+ * An amount, or with per "/s" a rate, right-aligned at the width of the
+ * widest after the label before, which stays where it is.
+ */
 static void
 steady_amount(double value, enum render_unit unit, const char *before,
     const char *per, char *buf, size_t buflen)

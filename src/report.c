@@ -343,8 +343,8 @@ report_moved(const char *whose, uint64_t count, enum render_unit unit,
 	    sizeof(rate));
 	fprintf(stderr, "%s: %s%s%llu %s in %.3f s, %s/s%s%s\n", getprogname(),
 	    whose != NULL ? whose : "", whose != NULL ? ": " : "",
-	    (unsigned long long)count, unit == RENDER_LINES ? "lines" :
-	    "bytes", t, rate,
+	    (unsigned long long)count,
+	    unit == RENDER_LINES ? "lines" : "bytes", t, rate,
 	    tail != NULL ? ", " : "", tail != NULL ? tail : "");
 }
 

@@ -101,6 +101,7 @@ size_of(const struct watched *w)
 	return w->file.writing || w->grown ? 0 : w->file.size;
 }
 
+/* What the amounts show: bytes, or bits with -8. */
 static enum render_unit
 unit_of(const struct watch *ws)
 {

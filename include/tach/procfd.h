@@ -49,9 +49,9 @@ void	procfd_free(struct procfd_file *files, size_t n);
 int	procfd_started(pid_t pid, uint64_t *started);
 /*
  * The running processes, this one aside, whose command name is one of
- * names (the system's own, which Linux cuts at 15 bytes, NetBSD at
- * 16, FreeBSD at 19, macOS at 31 or 15), in *found (free it) and *n.  0, or an errno;
- * ENOSYS where tach knows no way.
+ * names (the system's own, which Linux cuts at 15 bytes, NetBSD at 16,
+ * FreeBSD at 19, macOS at 31 or 15), in *found (free it) and *n.  0, or
+ * an errno; ENOSYS where tach knows no way.
  */
 int	procfd_find(const char *const *names, size_t nnames,
 	    struct procfd_named **found, size_t *n);
