@@ -95,6 +95,9 @@ check "times: the copy listens" wait_until 60 listening $meter
 check "times: the time left in days" wait_until 60 grep -Eq "ETA +[0-9]d " "$WORK/log"
 "$TACH" -R $meter -L 1g
 check "times: the time left in seconds" wait_until 60 grep -Eq "ETA +0:00:0" "$WORK/log"
+# (a copy the -R missed would take days at 4k/s: it is ended then)
+check "times: the copy ends" wait_until 60 sh -c "! kill -0 $meter 2>/dev/null"
+kill $meter 2>/dev/null
 wait $meter
 # the frames from the first one in days, the bar's cells as one '#'
 sed -n '/ETA  *[0-9]d /,$p' "$WORK/log" | grep ETA |
