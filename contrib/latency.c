@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * How long a line takes to come out of a filter: the tail -f case.
  *
  *   latency N MS CMD [ARGS...]

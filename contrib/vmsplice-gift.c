@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * The write side of a read/write relay, two ways, for doc/PERFORMANCE.md:
  *
  *   vmsplice-gift write|gift BUFSIZE <input | reader

@@ -1,4 +1,9 @@
-/* Monotonic time: immune to the wall clock being set or slewed. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * Monotonic time: immune to the wall clock being set or slewed.
+ */
 #include <time.h>
 
 #include "tach/clock.h"

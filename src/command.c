@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * The command runner.  Children stay in tach's process group, so ^C
  * reaches them too, and start with default signal dispositions.
  */

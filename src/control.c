@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * -R: the copy's control socket, and the sender's side.  A request is a
  * list of "K value" records, each ended by a NUL, sent whole before the
  * sender's end of writing; K is L, N, p, i, w or F, as the options (B is

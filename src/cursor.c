@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * Pinned lines for -c.  The instances' lines sit on the bottom rows, one
  * row each, ranked by slot; the terminal's scrolling region (csr) covers
  * the rows above, so whatever anyone else writes scrolls there, and into

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * The copy's display.  The reporter draws only when the redraw timer or a
  * signal asks: never once per chunk.
  */

@@ -1,4 +1,9 @@
-/* Opening the input, finding its length, and starting a decompressor. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * Opening the input, finding its length, and starting a decompressor.
+ */
 #include <sys/types.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>

@@ -1,4 +1,9 @@
-/* Magic numbers of the compressed formats -z knows. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * Magic numbers of the compressed formats -z knows.
+ */
 #include <string.h>
 
 #include "tach/magic.h"

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * tach: copy standard input (or each -f file in turn) to standard output,
  * or into a command, while drawing a progress and rate bar on the terminal.
  *

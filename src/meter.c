@@ -1,4 +1,9 @@
-/* Windowed rates over a ring of (time, bytes) samples. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * Windowed rates over a ring of (time, bytes) samples.
+ */
 #include <string.h>
 
 #include "tach/meter.h"

@@ -1,13 +1,18 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * Option parsing.  Parsing stops at the first operand ("+"), so options
  * after cmd belong to cmd, as with progress(1) on NetBSD.
  */
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <ctype.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -239,17 +244,91 @@ seconds_arg(const char *what, const char *text, double min, double *v,
 	return true;
 }
 
+/* -l @DIR: the running total of a walk, as du -sb counts it. */
+static struct tree_walk {
+	unsigned long long	 total;
+	struct stat		*linked;	/* files with several names */
+	size_t			 nlinked;
+	int			 error;		/* the first that stopped it */
+	char			 where[PATH_MAX];
+} walk;
+
+/* A file with several names counts once, as du counts it. */
+static bool
+seen_before(const struct stat *sb)
+{
+	struct stat *more;
+
+	for (size_t i = 0; i < walk.nlinked; i++)
+		if (walk.linked[i].st_dev == sb->st_dev &&
+		    walk.linked[i].st_ino == sb->st_ino)
+			return true;
+	if ((more = realloc(walk.linked, (walk.nlinked + 1) *
+	    sizeof(*more))) == NULL)
+		err(1, "-l @");
+	walk.linked = more;
+	walk.linked[walk.nlinked++] = *sb;
+	return false;
+}
+
+static int
+add_entry(const char *path, const struct stat *sb, int type,
+    struct FTW *ftw)
+{
+	(void)ftw;
+	if (type == FTW_DNR || type == FTW_NS) {
+		walk.error = type == FTW_NS ? errno : EACCES;
+		strlcpy(walk.where, path, sizeof(walk.where));
+		return 1;	/* a size that leaves part out is wrong */
+	}
+	if (sb->st_nlink > 1 && !S_ISDIR(sb->st_mode) && seen_before(sb))
+		return 0;
+	if (sb->st_size > 0)
+		walk.total += (unsigned long long)sb->st_size;
+	return 0;
+}
+
+/* The apparent size of everything under path, links not followed. */
+static bool
+size_of_tree(const char *path, long long *size, char *msg, size_t msglen)
+{
+	int ret;
+
+	memset(&walk, 0, sizeof(walk));
+	ret = nftw(path, add_entry, 16, FTW_PHYS);
+	free(walk.linked);
+	if (ret == -1 || walk.error != 0) {
+		snprintf(msg, msglen, "input size `@%s': %s: %s",
+		    text_safe(path), text_safe(ret == -1 ? path : walk.where),
+		    strerror(ret == -1 ? errno : walk.error));
+		return false;
+	}
+	if (walk.total > LLONG_MAX) {
+		snprintf(msg, msglen, "input size `@%s': %s", text_safe(path),
+		    strerror(ERANGE));
+		return false;
+	}
+	*size = (long long)walk.total;
+	return true;
+}
+
 /*
  * -l @FILE (pv's -s @FILE): the length of FILE, a file's or a disk's, as
- * its end's offset says.
+ * its end's offset says; a directory's is the total of what it holds.
  */
 static bool
 size_of_file(const char *path, long long *size, char *msg, size_t msglen)
 {
 	/* a FIFO must not wait for a writer: its end is not known anyway */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), error;
-	off_t end = fd == -1 ? -1 : lseek(fd, 0, SEEK_END);
+	struct stat sb;
+	off_t end;
 
+	if (fd != -1 && fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		close(fd);
+		return size_of_tree(path, size, msg, msglen);
+	}
+	end = fd == -1 ? -1 : lseek(fd, 0, SEEK_END);
 	error = errno;
 	if (fd != -1)
 		close(fd);

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * The pacing decision, a pure function of the stream's recent rate, the
  * pipe's fill and its capacity (see doc/PERFORMANCE.md for the figures
  * behind the bounds).

@@ -1,4 +1,9 @@
-/* -c's layout: the live lines on the bottom rows, in rank order. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * -c's layout: the live lines on the bottom rows, in rank order.
+ */
 #include "tach/pinrows.h"
 
 /*

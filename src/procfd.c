@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * What every system's procfd shares: the lists procfd_list and
  * procfd_find build, and the hold on a process where the system offers one.
  */

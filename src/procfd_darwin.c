@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * procfd on macOS: libproc lists the descriptors (PROC_PIDLISTFDS) and
  * gives each vnode's path, offset and size (PROC_PIDFDVNODEPATHINFO);
  * PROC_PIDTBSDINFO tells a zombie and, for -d NAME, the command name of

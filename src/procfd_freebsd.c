@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * procfd on FreeBSD: kinfo_getfile(3) gives every descriptor with its
  * path, kf_offset and the file's size; kinfo_getproc(3) tells a zombie,
  * kinfo_getallproc(3) lists the processes for -d NAME.

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * procfd on Linux: /proc/PID/fd names each descriptor's file (stat(2)
  * through the link needs no open) and /proc/PID/fdinfo/FD its position and
  * open flags; a disk's size comes from /sys/dev/block.

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * procfd on NetBSD: the KERN_FILE2 sysctl, by process, gives each
  * descriptor's type, ki_foffset and ki_vsize; KERN_PROC2 tells a zombie
  * and lists the processes for -d NAME.

@@ -1,4 +1,9 @@
-/* procfd where tach knows no way to read another process's files. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * procfd where tach knows no way to read another process's files.
+ */
 #include <errno.h>
 #include <stddef.h>
 

@@ -1,4 +1,9 @@
-/* /proc's stat and fdinfo text, for -d on Linux. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * /proc's stat and fdinfo text, for -d on Linux.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

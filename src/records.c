@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * Counting records eight bytes at a time: a line of seq(1) is under ten
  * bytes, so a call per separator (memchr) would cost more than the move.
  */

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * The transfer engine's portable part: buffer sizing, waiting, and the
  * read/write loop that every system has and every other tier falls back to.
  */

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * Private to the transfer engine: what its tiers (the read/write loop in
  * relay.c, the Linux zero-copy calls in zerocopy_linux.c) share.  Nothing
  * outside src/relay*.c and src/zerocopy_*.c includes this.

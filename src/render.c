@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * The renderer.  Fields are laid out left to right; when the width is
  * short, the least important are dropped first, and the bar (or the
  * activity indicator) takes whatever room is left.

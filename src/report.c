@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * The reporter.  The bar is drawn only on a terminal (or with --force),
  * only from the foreground; -n, JSON and --stats go to stderr whatever it
  * is.  Numbers are written in the C locale's form (main() keeps

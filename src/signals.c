@@ -1,4 +1,9 @@
-/* Signal dispositions: handlers set flags, nothing more. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * Signal dispositions: handlers set flags, nothing more.
+ */
 #include <sys/resource.h>
 #include <sys/time.h>
 
@@ -12,6 +17,8 @@
 #include "config.h"
 #include "tach/signals.h"
 
+#define NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
+
 volatile sig_atomic_t signal_pending;
 static volatile sig_atomic_t arrived;
 static volatile sig_atomic_t fatal;
@@ -20,6 +27,27 @@ static const int handled[] = { SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGUSR1,
     SIGALRM, SIGWINCH, SIGTSTP, SIGCONT, SIGTTOU, SIGIO, SIGCHLD,
 #ifdef HAVE_SIGINFO
     SIGINFO,
+#endif
+};
+/*
+ * Signals whose default would end tach without a word and leave -P's file
+ * behind: caught like SIGTERM, so tach tidies up and then dies of them.
+ * The faults (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) are not: their
+ * handler could not return to go on.
+ */
+static const int terminating[] = { SIGQUIT, SIGUSR2, SIGXCPU, SIGXFSZ,
+    SIGVTALRM, SIGPROF, SIGSYS, SIGTRAP,
+#ifdef SIGPWR
+    SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+    SIGSTKFLT,
+#endif
+#ifdef SIGLOST
+    SIGLOST,
+#endif
+#ifdef SIGEMT
+    SIGEMT,
 #endif
 };
 /* Those the parent ignored. */
@@ -56,14 +84,12 @@ on_signal(int sig)
 	case SIGCHLD:
 		bit = SIGNAL_CHILD;
 		break;
-	case SIGINT:
-	case SIGTERM:
-	case SIGHUP:
+	case SIGPIPE:
+		return;		/* the write's EPIPE carries the news */
+	default:	/* SIGINT, SIGTERM, SIGHUP and the terminating[] */
 		bit = SIGNAL_TERMINATE;
 		fatal = sig;
 		break;
-	case SIGPIPE:
-		return;		/* the write's EPIPE carries the news */
 	}
 	arrived |= bit;
 	signal_pending = 1;
@@ -107,14 +133,20 @@ signals_install(void)
 	struct sigaction old;
 
 	sigemptyset(&inherited_ignored);
-	for (size_t i = 0; i < sizeof(handled) / sizeof(handled[0]); i++)
-		if (sigaction(handled[i], NULL, &old) == 0 &&
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigaction(sig, NULL, &old) == 0 &&
 		    old.sa_handler == SIG_IGN)
-			sigaddset(&inherited_ignored, handled[i]);
+			sigaddset(&inherited_ignored, sig);
 	catch_unless_ignored(SIGPIPE);
 	catch_unless_ignored(SIGINT);
 	catch_unless_ignored(SIGTERM);
 	catch_unless_ignored(SIGHUP);
+	for (size_t i = 0; i < NITEMS(terminating); i++)
+		catch_unless_ignored(terminating[i]);
+#ifdef SIGRTMIN
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		catch_unless_ignored(sig);
+#endif
 	/* the report comes at once, as dd's, even while a call is blocked */
 	catch(SIGUSR1, 0);
 	/* someone else's SIGALRM must not kill a copy (progress(1) goes on) */
@@ -249,9 +281,16 @@ signals_reset_child(void)
 {
 	sigset_t none;
 
-	for (size_t i = 0; i < sizeof(handled) / sizeof(handled[0]); i++)
+	for (size_t i = 0; i < NITEMS(handled); i++)
 		signal(handled[i], signals_ignored(handled[i]) ? SIG_IGN :
 		    SIG_DFL);
+	for (size_t i = 0; i < NITEMS(terminating); i++)
+		signal(terminating[i], signals_ignored(terminating[i]) ?
+		    SIG_IGN : SIG_DFL);
+#ifdef SIGRTMIN
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		signal(sig, signals_ignored(sig) ? SIG_IGN : SIG_DFL);
+#endif
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }

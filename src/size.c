@@ -1,4 +1,9 @@
-/* Number parsing in the syntax of NetBSD's strsuftoll(3), a little extended. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * Number parsing in the syntax of NetBSD's strsuftoll(3), a little extended.
+ */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * Summary statistics: exact running sums (Welford's, weighted) and a
  * bounded set of samples for the median.
  */

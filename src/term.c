@@ -1,4 +1,9 @@
-/* terminfo capabilities, expanded once, written with one write(2) a frame. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * terminfo capabilities, expanded once, written with one write(2) a frame.
+ */
 #include <sys/ioctl.h>
 
 #include <ctype.h>

@@ -1,4 +1,9 @@
-/* Untrusted text for the terminal, for messages and for JSON. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * Untrusted text for the terminal, for messages and for JSON.
+ */
 #include <langinfo.h>
 #include <limits.h>
 #include <stdint.h>

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * The watch mode.  Each tick samples each watched process's files through
  * procfd, matches them with those seen before (same descriptor, same
  * file), and draws one line each, stacked, process after process: the

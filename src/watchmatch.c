@@ -1,4 +1,9 @@
-/* Watch mode: which of the files seen before each file now continues. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * Watch mode: which of the files seen before each file now continues.
+ */
 #include "tach/watchmatch.h"
 
 void

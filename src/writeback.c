@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * -Y on Linux: sync_file_range starts writing each full window out at
  * once and then waits for the window before it, so at most two windows
  * are dirty or in flight and the writing never stops for a whole flush.

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * Linux zero-copy tiers: copy_file_range between regular files, splice when
  * either end is a pipe, with the pipes grown first.  Each call either moves
  * bytes (and says how many) or moves none, so falling back to read/write at

@@ -1,10 +1,16 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * A failing disk for -E's tests, preloaded (LD_PRELOAD): reads of the
  * file named by TACH_BAD_FILE fail with EIO when they touch a range of
  * TACH_BAD_RANGES ("START-END,..." in bytes, END excluded), as a read
  * through FUSE fails whole; copy_file_range, splice and sendfile from it
  * say they are not supported, so tach falls back to reading it.
  */
+/* pread and pread64 are both defined here, so neither may be renamed */
+#undef _FILE_OFFSET_BITS
+#undef _TIME_BITS
 #define _GNU_SOURCE
 #include <sys/types.h>
 
@@ -35,14 +41,14 @@ is_bad_file(int fd)
 
 /* Whether [at, at + len) touches a bad range. */
 static bool
-touches(off_t at, size_t len)
+touches(off64_t at, size_t len)
 {
 	const char *s = getenv("TACH_BAD_RANGES");
 	long long start, end;
 	int used;
 
 	while (s != NULL && sscanf(s, "%lld-%lld%n", &start, &end, &used) == 2) {
-		if (at < end && at + (off_t)len > start)
+		if (at < end && at + (off64_t)len > start)
 			return true;
 		s += used;
 		s += *s == ',';
@@ -51,13 +57,13 @@ touches(off_t at, size_t len)
 }
 
 ssize_t
-pread64(int fd, void *buf, size_t len, off_t at)
+pread64(int fd, void *buf, size_t len, off64_t at)
 {
-	static ssize_t (*real)(int, void *, size_t, off_t);
+	static ssize_t (*real)(int, void *, size_t, off64_t);
 
 	if (real == NULL)
-		real = (ssize_t (*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT,
-		    "pread64");
+		real = (ssize_t (*)(int, void *, size_t, off64_t))dlsym(
+		    RTLD_NEXT, "pread64");
 	if (len > 0 && is_bad_file(fd) && touches(at, len)) {
 		errno = EIO;
 		return -1;
@@ -123,6 +129,20 @@ sendfile(int out, int in, off_t *at, size_t len)
 {
 	typedef ssize_t (*call)(int, int, off_t *, size_t);
 	call real = (call)dlsym(RTLD_NEXT, "sendfile");
+
+	if (is_bad_file(in)) {
+		errno = EINVAL;
+		return -1;
+	}
+	return real(out, in, at, len);
+}
+
+/* what a 32-bit build with 64-bit offsets calls */
+ssize_t
+sendfile64(int out, int in, off64_t *at, size_t len)
+{
+	typedef ssize_t (*call)(int, int, off64_t *, size_t);
+	call real = (call)dlsym(RTLD_NEXT, "sendfile64");
 
 	if (is_bad_file(in)) {
 		errno = EINVAL;

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * Test helper for the shell tests: sets up descriptors that a shell
  * cannot, then runs a command on them.
  *

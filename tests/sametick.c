@@ -1,10 +1,16 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * Every process started in the same clock tick, preloaded (LD_PRELOAD):
  * /proc/PID/stat read through fopen shows 1 as its start time (field 22),
  * so that watch mode must tell a reused PID from the process it watched
  * by other means than the start time, as it must when both started within
  * one tick of Linux's clock.
  */
+/* fopen and fopen64 are both defined here */
+#undef _FILE_OFFSET_BITS
+#undef _TIME_BITS
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fnmatch.h>

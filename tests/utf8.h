@@ -1,4 +1,9 @@
-/* Shared by the renderer's unit test and fuzz harness. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * Shared by the renderer's unit test and fuzz harness.
+ */
 #ifndef TACH_TESTS_UTF8_H
 #define TACH_TESTS_UTF8_H
 

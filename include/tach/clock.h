@@ -1,4 +1,9 @@
-/* The one clock tach reads: CLOCK_MONOTONIC, in seconds. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * The one clock tach reads: CLOCK_MONOTONIC, in seconds.
+ */
 #ifndef TACH_CLOCK_H
 #define TACH_CLOCK_H
 

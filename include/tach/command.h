@@ -1,4 +1,9 @@
-/* Starting and reaping the processes tach feeds: cmd, a decompressor. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * Starting and reaping the processes tach feeds: cmd, a decompressor.
+ */
 #ifndef TACH_COMMAND_H
 #define TACH_COMMAND_H
 

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * -R: remote control.  A running copy listens on a Unix socket named by
  * its user and PID (on Linux in the abstract namespace, elsewhere in a
  * directory only its user may enter), and each side checks that the other

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * -c: several tach instances on one terminal, each with a line of its
  * own.  The lines are pinned to the bottom rows, below a scrolling region
  * that holds everything else written there, so other programs' output

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * The copy's display: decides whether and where to draw, keeps the meter
  * fed on the transfer clock, hands each state to the reporter (the bar,
  * -n, --format json, --stats), and acts on the signals the main loop

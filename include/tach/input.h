@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * What tach reads: standard input or -f file, its expected length, and
  * with -z the decompressor that stands between it and the relay.
  */

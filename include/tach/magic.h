@@ -1,4 +1,9 @@
-/* -z: which decompressor a stream needs, from its first bytes.  Pure. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * -z: which decompressor a stream needs, from its first bytes.  Pure.
+ */
 #ifndef TACH_MAGIC_H
 #define TACH_MAGIC_H
 

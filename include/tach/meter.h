@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * The meter: rates and the time left, from samples of a byte count taken
  * on the transfer clock (which excludes time spent stopped).  Pure: every
  * time comes in as an argument.

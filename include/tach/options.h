@@ -1,4 +1,9 @@
-/* The command line, in progress(1)'s syntax plus tach's long options. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * The command line, in progress(1)'s syntax plus tach's long options.
+ */
 #ifndef TACH_OPTIONS_H
 #define TACH_OPTIONS_H
 

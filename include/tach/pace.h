@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * Pacing the zero-copy relay: how long to let an input pipe fill before
  * the next splice, so that a producer writing small blocks does not wake
  * tach for every one of them.

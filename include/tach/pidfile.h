@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * -P: tach's PID in a file while it runs, so that a script can find the
  * instance to control (-R) or watch (-d).
  */

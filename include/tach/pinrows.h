@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * -c's layout: which bottom rows the pinned lines take on a window.
  * Pure, so that every height and count can be checked.
  */

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * Another process's open files and its position in each, for -d: one
  * implementation per system (procfd_linux.c reads /proc, procfd_freebsd.c
  * kinfo_getfile(3), procfd_netbsd.c the KERN_FILE2 sysctl,

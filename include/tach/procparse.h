@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * Linux's /proc text, parsed for -d (procfd_linux.c).  Pure, so that the
  * fuzz harness reaches it: the text comes from another process's files.
  */

@@ -1,4 +1,9 @@
-/* --line-mode: the records (lines, or NUL-terminated) in what tach moves. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * --line-mode: the records (lines, or NUL-terminated) in what tach moves.
+ */
 #ifndef TACH_RECORDS_H
 #define TACH_RECORDS_H
 

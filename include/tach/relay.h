@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * The transfer engine: moves every byte from one descriptor to another,
  * by copy_file_range or splice where the kernel offers them, else by a
  * read/write loop through a page-aligned buffer.

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * The renderer: a pure function from the transfer's state, a width and
  * the terminal's capabilities to the bytes of one status line.
  */

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * The reporter: the one output layer of the copy (display.c) and of watch
  * mode (watch.c).  It takes the state of each line as numbers and text
  * and writes it as a bar (one line, or a stacked block redrawn in place),

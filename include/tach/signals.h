@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * Signal handlers only record what arrived; the main loop acts on it
  * through signals_take().
  */

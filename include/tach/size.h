@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * Numbers in progress(1)'s syntax: base 10, an optional suffix
  * (b=512, k, m, g, t, w; K M G T with an optional "iB" or "B"; a bare "B"),
  * and products joined by 'x' or '*', e.g. "2x64k".

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * Summary statistics of the per-interval rates, as ministat(1) reports
  * them: count, minimum, median, mean, maximum and standard deviation,
  * with a weight for each value so that a partial interval counts for its

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * The terminal layer: terminfo through setupterm() on the display
  * descriptor (never initscr(): stdout may carry the data), with a plain
  * carriage return and padding where terminfo knows nothing.

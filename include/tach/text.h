@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * Untrusted text (file names, watched paths, -p, -N, a decompressor's
  * name) made safe for where it goes: the terminal, a message on stderr,
  * a JSON string.  No byte of such text ever reaches those raw.

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * -d PID[:FD]: how far another process has got in the files it has open,
  * one line each, from procfd's samples; nothing is moved.
  */

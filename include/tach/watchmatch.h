@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * Watch mode's matching of one sample's files with those seen before: the
  * same descriptor holding the same file (device and inode) continues it;
  * anything else is a new file, and what is not matched has closed.  Pure,

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * -Y: keeps the pages an output file or disk has not yet written bounded
  * while tach copies, so the bar shows what reached the device, and the
  * last flush is short.

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * libFuzzer harness for -z's format detection: any bytes name one of the
  * five tools, and a known magic always wins over the gzip default.
  */

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * libFuzzer harness for the whole option parser: the input, split at NUL
  * bytes, is argv.  Whatever it holds, the parse ends in one of its
  * results, and a run's values are within the ranges the man page gives.

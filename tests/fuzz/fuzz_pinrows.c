@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * libFuzzer harness for -c's layout: for any window height, count and
  * rank (negative and huge ones too), the rows kept leave two for other
  * output, and each line's row is below that region, on the window, and

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * libFuzzer harness for /proc's stat and fdinfo parsers (-d on Linux):
  * another process's text, so anything may come.  A stat line accepted
  * has a ')' followed by a live state; an fdinfo accepted has a "pos:"

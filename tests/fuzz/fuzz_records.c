@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * libFuzzer harness for the record counter: the first byte picks the
  * separator and the limit, the rest is data.  The word-at-a-time count
  * must agree with a plain byte loop, and stop where the byte loop does.

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * libFuzzer harness for the renderer: random state, width and prefix.  The
  * line must stay inside its buffer, be exactly width - 1 columns wide and,
  * in a UTF-8 locale, be valid UTF-8 with no raw control characters; -n's

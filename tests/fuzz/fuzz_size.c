@@ -1,4 +1,8 @@
-/* libFuzzer harness for the size parser: no crash, no overflow, and every
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * libFuzzer harness for the size parser: no crash, no overflow, and every
  * value it accepts is within the bounds it was given. */
 #include <stddef.h>
 #include <stdint.h>

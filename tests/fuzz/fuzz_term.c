@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * libFuzzer harness for terminfo capability expansion (term_param, which
  * expands cup, csr and setaf): any capability string and numbers, as a
  * hostile or broken terminfo entry would give them.  One that reads a

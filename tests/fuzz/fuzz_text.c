@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * libFuzzer harness for the escaper: any bytes, as a JSON string and for
  * the terminal.  The JSON must be valid UTF-8, quoted, with no raw control
  * and no bidi or separator character; the terminal text must have no raw

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * libFuzzer harness for watch mode's matching of files between samples:
  * any two lists (duplicates too).  A file now continues an old one only
  * if descriptor, device and inode agree; an old one continues once at

@@ -1,4 +1,9 @@
-/* Format detection for -z: every magic, short input, near misses. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * Format detection for -z: every magic, short input, near misses.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

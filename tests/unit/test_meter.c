@@ -1,4 +1,9 @@
-/* The meter's maths: windowed and average rates, the time left, stalls. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * The meter's maths: windowed and average rates, the time left, stalls.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,9 @@
-/* The option parser as a pure function: values, errors, operands. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * The option parser as a pure function: values, errors, operands.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,9 @@
-/* The pacing decision as a pure function of rate, pipe fill and capacity. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * The pacing decision as a pure function of rate, pipe fill and capacity.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,9 @@
-/* -c's layout: rows kept at the bottom, one row each, in rank order. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * -c's layout: rows kept at the bottom, one row each, in rank order.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * procfd_match, the one rule every system's procfd_find applies: a
  * process counts when its command name, as the system cut it, is one of
  * the names asked for.

@@ -1,4 +1,9 @@
-/* /proc's stat and fdinfo text, as -d reads them on Linux. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * /proc's stat and fdinfo text, as -d reads them on Linux.
+ */
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>

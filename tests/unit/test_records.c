@@ -1,4 +1,7 @@
 /*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
  * --line-mode's counter: every separator in every position of a word,
  * bytes next to the separator's value, the stop at the most'th record.
  */

@@ -1,4 +1,9 @@
-/* The renderer: golden lines, and the width rule at every width. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * The renderer: golden lines, and the width rule at every width.
+ */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>

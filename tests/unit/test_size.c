@@ -1,4 +1,9 @@
-/* The size parser: every suffix, products, overflow, junk, boundaries. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * The size parser: every suffix, products, overflow, junk, boundaries.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,9 @@
-/* The statistics against examples worked by hand. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * The statistics against examples worked by hand.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,9 @@
-/* The one escaper: untrusted text for the terminal, messages and JSON. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * The one escaper: untrusted text for the terminal, messages and JSON.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,9 @@
-/* Watch mode's matching of a sample's files with those seen before. */
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * Watch mode's matching of a sample's files with those seen before.
+ */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,0 +1,132 @@
+# The edges a fourth round of faults found (issue 32): what tach must
+# never destroy, hang on, or miscount.  Whatever touches /dev runs in a
+# private mount namespace with a tmpfs /dev of its own.
+. "$(dirname "$0")/lib.sh"
+
+out=$WORK/out
+err=$WORK/err
+random "$WORK/data" 300000
+
+# --- -P only ever replaces or removes a regular file of its own ---------
+
+# kind PATH: what stat says PATH is, without following a link
+kind() { stat -c %F "$1" 2>/dev/null || echo missing; }
+
+mkfifo "$WORK/fifo"
+ln -s "$WORK/target" "$WORK/link"
+mkdir "$WORK/dir"
+for p in fifo link dir; do
+	before=$(kind "$WORK/$p")
+	"$TACH" -P "$WORK/$p" <"$WORK/data" >"$out" 2>"$err"
+	check "-P $p: refused, exit 1" [ $? -eq 1 ]
+	check "-P $p: no byte moved" empty "$out"
+	check "-P $p: says why" grep -q "^tach: -P .*$p: a .*, not replaced" "$err"
+	check "-P $p: left as it was" [ "$(kind "$WORK/$p")" = "$before" ]
+done
+check "-P link: its target not made" [ ! -e "$WORK/target" ]
+
+# as root, in a /dev of its own: a device node is never replaced
+if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
+	cat >"$WORK/dev.sh" <<'SH'
+mount --make-rprivate / && mount -t tmpfs none /dev || exit 77
+mknod -m 666 /dev/null c 1 3 && mknod -m 666 /dev/full c 1 7 || exit 77
+for d in /dev/null /dev/full; do
+	"$TACH" -P "$d" </dev/null >/dev/null 2>>"$ERR" && echo "$d taken"
+	[ -c "$d" ] || echo "$d is gone"
+done
+exit 0
+SH
+	ERR=$err TACH=$TACH unshare -m sh "$WORK/dev.sh" >"$out"
+	st=$?
+	if [ $st -eq 77 ]; then
+		echo "skipped: -P on devices (no tmpfs /dev here)" >&2
+	else
+		check "-P device: both refused, both still devices ($(cat "$out"))" \
+		    sh -c "[ $st -eq 0 ] && [ ! -s '$out' ]"
+		check "-P device: says so" grep -q '^tach: -P /dev/full: a device' "$err"
+	fi
+else
+	echo "skipped: -P on devices (needs root and unshare -m)" >&2
+fi
+
+# a regular file is replaced, and removed at the end
+echo old >"$WORK/pid"
+"$TACH" -P "$WORK/pid" <"$WORK/data" >"$out"
+check "-P regular file: replaced, copy exact" cmp -s "$WORK/data" "$out"
+check "-P regular file: removed at the end" [ ! -e "$WORK/pid" ]
+
+# a FIFO or another file put at the path during the run is left alone,
+# and the exit does not hang on the FIFO
+pidfile_swapped() {	# $1: what to put there (fifo, file)
+	rm -f "$WORK/pid" "$WORK/hold"
+	mkfifo "$WORK/hold"
+	"$TACH" -P "$WORK/pid" <"$WORK/hold" >/dev/null &
+	exec 5>"$WORK/hold"	# an input that never speaks
+	wait_until 60 test -s "$WORK/pid"
+	tpid=$(cat "$WORK/pid")
+	rm -f "$WORK/pid"
+	case $1 in
+	fifo) mkfifo "$WORK/pid" ;;
+	file) echo "$tpid" >"$WORK/pid" ;;	# another's, though it says us
+	esac
+	kill -TERM "$tpid"
+	wait_until 60 sh -c "! kill -0 $tpid 2>/dev/null"
+	check "-P swapped for a $1: tach ended" sh -c "! kill -0 $tpid 2>/dev/null"
+	check "-P swapped for a $1: left in place" [ -e "$WORK/pid" ]
+	exec 5>&-
+	kill "$tpid" 2>/dev/null
+	wait
+}
+pidfile_swapped fifo
+pidfile_swapped file
+check "-P: another's file with our PID is kept" [ "$(cat "$WORK/pid")" = "$tpid" ]
+rm -f "$WORK/pid"
+
+# every catchable signal that ends tach removes the file first
+for sig in INT TERM HUP QUIT USR2 XCPU XFSZ VTALRM PROF PWR SYS TRAP; do
+	rm -f "$WORK/pid" "$WORK/hold"
+	mkfifo "$WORK/hold"
+	# a shell's background job starts with INT and QUIT ignored
+	env --default-signal=INT,QUIT "$TACH" -P "$WORK/pid" \
+	    <"$WORK/hold" >/dev/null 2>"$err" &
+	exec 5>"$WORK/hold"
+	wait_until 60 test -s "$WORK/pid"
+	tpid=$(cat "$WORK/pid")
+	kill -"$sig" "$tpid"
+	wait $!
+	st=$?
+	exec 5>&-
+	check "SIG$sig: tach died of it ($st)" [ $st -eq $((128 + $(bash -c "kill -l $sig"))) ]
+	check "SIG$sig: -P's file removed" [ ! -e "$WORK/pid" ]
+done
+# a write past ulimit -f (SIGXFSZ from the kernel, not from kill)
+rm -f "$WORK/pid"
+(ulimit -f 64; "$TACH" -P "$WORK/pid" <"$WORK/data" >"$out" 2>"$err")
+check "ulimit -f: not exit 0" [ $? -ne 0 ]
+check "ulimit -f: -P's file removed" [ ! -e "$WORK/pid" ]
+
+# --- -l @DIR: what du -sb counts, or a refusal; never a made-up size ----
+mkdir -p "$WORK/tree/a/b" "$WORK/tree/c"
+random "$WORK/tree/a/x" 12345
+random "$WORK/tree/c/y" 7000
+ln "$WORK/tree/a/x" "$WORK/tree/a/b/x2"	# a second name counts once
+ln -s x "$WORK/tree/a/s"		# a link is not followed
+want=$(du -sb "$WORK/tree" | cut -f1)
+"$TACH" --format json -l @"$WORK/tree" </dev/null 2>"$err" >/dev/null
+check "-l @DIR: du -sb's $want" grep -q "\"size\":$want," "$err"
+"$TACH" -l @"$WORK/nothing" </dev/null >"$out" 2>"$err"
+check "-l @missing: exit 1" [ $? -eq 1 ]
+check "-l @missing: says so" grep -q "@$WORK/nothing': No such file" "$err"
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	chmod 755 "$WORK"
+	chmod 000 "$WORK/tree/c"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	    "$TACH" -l @"$WORK/tree" </dev/null >"$out" 2>"$err"
+	check "-l @DIR with a part unreadable: exit 1" [ $? -eq 1 ]
+	check "-l @DIR with a part unreadable: names it" \
+	    grep -q "tree/c: Permission denied" "$err"
+	chmod 755 "$WORK/tree/c"
+	chmod 700 "$WORK"
+fi
+
+done_testing
