@@ -59,9 +59,17 @@ relay_default_bufsize(int in, int out, bool zerocopy)
 	return (min + blk - 1) / blk * blk;
 }
 
+/*
+ * The buffer is taken here, before the first byte moves: a copy must not
+ * fail for want of memory after it has moved every byte.
+ */
 void
 relay_init(struct relay *r, int in, int out, size_t bufsize, bool zerocopy)
 {
+	long page = sysconf(_SC_PAGESIZE);
+	size_t alloc;
+	void *buf;
+
 	memset(r, 0, sizeof(*r));
 	r->in = in;
 	r->out = out;
@@ -71,22 +79,10 @@ relay_init(struct relay *r, int in, int out, size_t bufsize, bool zerocopy)
 	r->zerocopy = zerocopy;
 	r->separator = -1;
 	r->writeback.fd = -1;
-}
-
-unsigned char *
-relay_buffer(struct relay *r)
-{
-	long page;
-	size_t alloc;
-	void *buf;
-
-	if (r->buf != NULL)
-		return r->buf;	/* line mode asks for it every chunk */
-	page = sysconf(_SC_PAGESIZE);
 	alloc = (r->bufsize + (size_t)page - 1) / (size_t)page * (size_t)page;
 	if ((errno = posix_memalign(&buf, (size_t)page, alloc)) != 0)
 		err(1, "buffer of %zu bytes", alloc);
-	return r->buf = buf;
+	r->buf = buf;
 }
 
 void
@@ -454,10 +450,11 @@ static enum relay_end
 copy_loop(struct relay *r)
 {
 	enum relay_end end;
-	size_t len, used, start = 0, held = 0;
+	size_t len, used, start = 0, held = r->held;
 	ssize_t n;
 
-	(void)relay_buffer(r);
+	/* what a tier took and could not write comes first */
+	r->held = 0;
 	for (;;) {
 		if ((len = relay_chunk(r, &end)) == 0) {
 			/* -S in lines: what follows the record is left unread */

@@ -34,8 +34,6 @@ bool	relay_count(struct relay *r, const unsigned char *data, size_t n,
  */
 size_t	relay_records_allowed(const struct relay *r,
 	    const unsigned char *data, size_t n, bool paced);
-/* The page-aligned buffer, allocated on first use. */
-unsigned char	*relay_buffer(struct relay *r);
 /*
  * Waits until each named side has been ready once; false, with *end set,
  * when the transfer must end.

@@ -8,9 +8,8 @@
  * any point loses and repeats nothing.
  *
  * In line mode the records are counted from a look at the bytes before
- * they move: a tee(2) of an input pipe into a pipe of tach's own, or a
- * pread of a file; the data itself still moves by splice or
- * copy_file_range.
+ * they move: taken into a pipe of tach's own by splice, copied out of it
+ * by tee(2) and read, and moved on from it by splice.
  *
  * vmsplice is left out on purpose: it lends our buffer's pages to the pipe,
  * and a downstream splice (tach | tach) can hold them long after the call
@@ -192,63 +191,111 @@ splice_side(const struct stat *in, const struct stat *out)
 	return S_ISFIFO(in->st_mode) ? SIDE_WRITE : SIDE_READ;
 }
 
-/* Line mode: where tach looks at the input's bytes before they move. */
-struct tap {
-	int		 pipe[2];	/* a tee of an input pipe, or -1 */
-	bool		 seekable;	/* else pread of the input file */
+/*
+ * Line mode: the input's bytes are first taken into a pipe of tach's own
+ * (the hold), looked at through a tee of it (the peek), and then moved on
+ * from the hold: what is counted is exactly what moves, whoever else
+ * reads the input or writes the file.  r->buf holds the bytes looked at
+ * and not yet moved, buf[at, looked); the hold has them at its head.
+ */
+struct hold {
+	int		 pipe[2];
+	int		 peek[2];
+	size_t		 at;		/* moved, of buf[0, looked) */
+	size_t		 looked;
+	size_t		 ahead;		/* may move, up to -S's and -L's cut */
 };
 
-static void
-tap_open(struct tap *t, const struct relay *r, const struct stat *in)
+static bool
+hold_open(struct hold *h, const struct relay *r)
 {
-	t->pipe[0] = t->pipe[1] = -1;
-	t->seekable = !S_ISFIFO(in->st_mode) &&
-	    lseek(r->in, 0, SEEK_CUR) != -1;
-	if (S_ISFIFO(in->st_mode) && pipe2(t->pipe, O_CLOEXEC) == 0)
-		grow_pipe(t->pipe[1], r->bufsize);
+	h->at = h->looked = h->ahead = 0;
+	h->peek[0] = h->peek[1] = -1;
+	if (pipe2(h->pipe, O_CLOEXEC) == -1)
+		return false;
+	if (pipe2(h->peek, O_CLOEXEC) == -1) {
+		close(h->pipe[0]);
+		close(h->pipe[1]);
+		return false;
+	}
+	/* the peek as large as the hold, so one tee copies all of it */
+	grow_pipe(h->pipe[1], r->bufsize);
+	grow_pipe(h->peek[1], (size_t)fcntl(h->pipe[1], F_GETPIPE_SZ));
+	return true;
 }
 
-static void
-tap_close(struct tap *t)
+/* Bytes in the hold, looked at or not. */
+static size_t
+held(const struct hold *h)
 {
-	if (t->pipe[0] != -1) {
-		close(t->pipe[0]);
-		close(t->pipe[1]);
-	}
+	int queued;
+
+	if (ioctl(h->pipe[0], FIONREAD, &queued) == -1 || queued < 0)
+		return 0;
+	return (size_t)queued;
 }
 
 /*
- * Line mode: copies up to len of the bytes at the head of the input into
- * r->buf without taking them, and sets *ahead to how many of them may
- * move (up to -S's record).  Returns 1 to go on, 0 to fall back to
- * read/write (which also confirms the end of input), -1 with *end set.
+ * At the end of line mode's tier: -S left bytes in the hold that the
+ * input still had; a file gets them back where they were.  Bytes the
+ * read/write loop must still write (the output would not take a
+ * splice) are read back into r->buf for it.
+ */
+static void
+hold_close(struct hold *h, struct relay *r, bool handing_over)
+{
+	size_t n = held(h);
+	ssize_t m;
+
+	if (handing_over) {
+		for (r->held = 0; r->held < n; r->held += (size_t)m)
+			if ((m = read(h->pipe[0], r->buf + r->held,
+			    n - r->held)) <= 0)
+				break;
+	} else if (n > 0)
+		(void)lseek(r->in, -(off_t)n, SEEK_CUR);
+	close(h->pipe[0]);
+	close(h->pipe[1]);
+	close(h->peek[0]);
+	close(h->peek[1]);
+}
+
+/*
+ * Line mode: takes up to len bytes of input into the hold if it is empty,
+ * then copies its head into r->buf to be counted.  Returns 1 to go on, 0
+ * to fall back to read/write with the hold empty (which also confirms the
+ * end of input), -1 with *end set.
  */
 static int
-look(struct relay *r, const struct tap *t, size_t len, size_t *ahead,
-    enum relay_end *end)
+look(struct relay *r, struct hold *h, size_t len, enum relay_end *end)
 {
-	unsigned char *buf = relay_buffer(r);
+	unsigned char *buf = r->buf;
 	ssize_t n, got, m;
 	int go;
 
-	for (;;) {
-		if (t->pipe[1] != -1)
-			n = tee(r->in, t->pipe[1], len,
-			    r->timed ? SPLICE_F_NONBLOCK : 0);
-		else if (t->seekable)
-			n = pread(r->in, buf, len, lseek(r->in, 0, SEEK_CUR));
-		else
-			return 0;
+	while (held(h) == 0) {
+		n = splice(r->in, NULL, h->pipe[1], NULL, len,
+		    SPLICE_F_MOVE | (r->timed ? SPLICE_F_NONBLOCK : 0));
 		if (n > 0)
 			break;
-		if (n == 0 || (go = relay_retry(r, errno, true, end)) == 0)
+		if (n == 0 || unsupported(errno) ||
+		    (r->skip_errors && errno != EINTR && errno != EAGAIN))
 			return 0;	/* read/write meets it again */
-		if (go == -1)
+		if ((go = relay_retry(r, errno, true, end)) == -1)
 			return -1;
+		if (go == 0) {
+			r->error = errno;
+			*end = RELAY_READ_ERROR;
+			return -1;
+		}
 	}
-	/* the tee's copy, all of it, so the tap is empty again */
-	for (got = 0; t->pipe[0] != -1 && got < n; got += m)
-		if ((m = read(t->pipe[0], buf + got, (size_t)(n - got))) <= 0) {
+	if ((n = tee(h->pipe[0], h->peek[1], len, 0)) <= 0) {
+		r->error = n == 0 ? EIO : errno;
+		*end = RELAY_READ_ERROR;
+		return -1;
+	}
+	for (got = 0; got < n; got += m)
+		if ((m = read(h->peek[0], buf + got, (size_t)(n - got))) <= 0) {
 			if (m == -1 && errno == EINTR) {
 				m = 0;
 				continue;
@@ -257,9 +304,50 @@ look(struct relay *r, const struct tap *t, size_t len, size_t *ahead,
 			*end = RELAY_READ_ERROR;
 			return -1;
 		}
-	/* the tee and pread leave the rest in place: -L may cut it too */
-	*ahead = relay_records_allowed(r, buf, (size_t)n, true);
+	h->at = 0;
+	h->looked = (size_t)n;
 	return 1;
+}
+
+/*
+ * Line mode's tier: moves the input through the hold.  Returns as
+ * zerocopy_run does.
+ */
+static bool
+lines_run(struct relay *r, struct paced *paced, enum relay_end *end)
+{
+	struct hold h;
+	size_t len;
+	ssize_t n;
+	int go = 1;
+
+	if (!hold_open(&h, r))
+		return false;
+	while (go == 1) {
+		if (h.at == h.ahead) {
+			if ((len = relay_chunk(r, end)) == 0) {
+				go = -1;
+				break;
+			}
+			if (h.at == h.looked && (go = look(r, &h, len,
+			    end)) != 1)
+				break;
+			/* -L and -S cut at a record: the rest waits its turn */
+			h.ahead = h.at + relay_records_allowed(r, r->buf + h.at,
+			    h.looked - h.at, true);
+		}
+		n = splice(h.pipe[0], NULL, r->out, NULL, h.ahead - h.at,
+		    SPLICE_F_MOVE | (r->timed ? SPLICE_F_NONBLOCK : 0));
+		if (n == -1 && errno == EAGAIN) {
+			go = relay_wait(r, false, true, end) ? 1 : -1;
+			continue;
+		}
+		go = moved(r, n, r->buf + h.at, SIDE_WRITE, paced, end);
+		if (n > 0)
+			h.at += (size_t)n;
+	}
+	hold_close(&h, r, go == 0);
+	return go == -1;
 }
 
 /* One call of the tier: copy_file_range between files, else splice. */
@@ -276,12 +364,11 @@ bool
 zerocopy_run(struct relay *r, enum relay_end *end)
 {
 	struct stat in, out;
-	struct tap tap;
 	struct paced paced;
-	size_t len, at = 0, ahead = 0;
+	size_t len;
 	ssize_t n;
 	int go, flags;
-	bool files, lines = r->separator != -1;
+	bool files;
 
 	if (fstat(r->in, &in) == -1 || fstat(r->out, &out) == -1)
 		return false;
@@ -296,30 +383,17 @@ zerocopy_run(struct relay *r, enum relay_end *end)
 	}
 	if (S_ISFIFO(out.st_mode))
 		grow_pipe(r->out, r->bufsize);
-	if (lines)
-		tap_open(&tap, r, &in);
+	if (r->separator != -1)
+		return lines_run(r, S_ISFIFO(in.st_mode) ? &paced : NULL, end);
 	do {
-		/* line mode moves all it looked at before it looks again */
-		if (!lines || at == ahead) {
-			if ((len = relay_chunk(r, end)) == 0) {
-				go = -1;
-				break;
-			}
-			if (lines && (go = look(r, &tap, len, &ahead,
-			    end)) != 1)
-				break;
-			at = 0;
+		if ((len = relay_chunk(r, end)) == 0) {
+			go = -1;
+			break;
 		}
-		if (lines)
-			len = ahead - at;
 		n = move(r, files, len);
-		go = moved(r, n, lines ? r->buf + at : NULL, files ?
-		    SIDE_READ : splice_side(&in, &out), S_ISFIFO(in.st_mode) ?
-		    &paced : NULL, end);
-		if (n > 0)
-			at += (size_t)n;
+		go = moved(r, n, NULL, files ? SIDE_READ :
+		    splice_side(&in, &out), S_ISFIFO(in.st_mode) ? &paced :
+		    NULL, end);
 	} while (go == 1);
-	if (lines)
-		tap_close(&tap);
 	return go == -1;
 }

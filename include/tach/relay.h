@@ -58,7 +58,8 @@ struct relay {
 	bool		 limit_records;	/* -L counts records, not bytes */
 	double		 limit_from;	/* -L: when its clock started */
 	double		 limit_stopped;	/* -L: seconds stopped (^Z), unpaid */
-	unsigned char	*buf;		/* allocated when first needed */
+	unsigned char	*buf;		/* page-aligned, bufsize bytes */
+	size_t		 held;		/* buf's first bytes, a tier's to write */
 	/*
 	 * Called whenever a signal has left work for the main loop;
 	 * returns false to stop the transfer.

@@ -57,23 +57,55 @@ for opts in "" --no-splice; do
 	check "-b1 $opts: the lines" [ "$(final lines)" = "$(wc -l <"$WORK/short")" ]
 done
 
-# the data stays zero-copy: a tee of the input pipe is what is counted
+# the data stays zero-copy: taken into a pipe of tach's own, counted from
+# a tee(2) of it, and spliced on from it to stdout
+# to_stdout TRACE: the bytes splice moved to fd 1
+to_stdout() {
+	awk -F'= ' '/^splice\([0-9]+, NULL, 1,/ { n += $NF } END { print n + 0 }' \
+	    "$1"
+}
 if [ "$TACH_ZEROCOPY" = 1 ] && command -v strace >/dev/null; then
 	cat "$WORK/lines" | strace -qq -o "$WORK/trace" \
 	    -e trace=tee,splice,write "$TACH" -q --line-mode | cat >"$out"
 	check "pipe input: counted from tee(2)" grep -q '^tee(' "$WORK/trace"
-	moved=$(awk -F'= ' '/^splice\(/ { n += $NF } END { print n + 0 }' \
-	    "$WORK/trace")
+	moved=$(to_stdout "$WORK/trace")
 	check "pipe input: splice moved all ($moved bytes)" \
 	    [ "$moved" -eq "$(wc -c <"$WORK/lines")" ]
 	lacks "pipe input: no write(2) of the data" "$WORK/trace" '^write\(1,'
 	check "pipe input under strace: exact" cmp -s "$WORK/lines" "$out"
-	strace -qq -o "$WORK/trace" -e trace=copy_file_range,write \
+	strace -qq -o "$WORK/trace" -e trace=splice,write \
 	    "$TACH" -q --line-mode <"$WORK/lines" >"$out"
-	moved=$(awk -F'= ' '/^copy_file_range/ { n += $NF } END { print n + 0 }' \
-	    "$WORK/trace")
-	check "file input: copy_file_range moved all ($moved bytes)" \
+	moved=$(to_stdout "$WORK/trace")
+	check "file input: splice moved all ($moved bytes)" \
 	    [ "$moved" -eq "$(wc -c <"$WORK/lines")" ]
+	lacks "file input: no write(2) of the data" "$WORK/trace" '^write\(1,'
+
+	# a second reader on the input pipe: what is counted is what moved,
+	# and -S ends on a line boundary (it took some lines, never half)
+	seq 1 2000000 >"$WORK/many"
+	for i in 1 2 3 4 5; do
+		# a background job's stdin is /dev/null unless redirected
+		cat "$WORK/many" | {
+			"$TACH" --line-mode -S -l 300000 -L 2000000 \
+			    --format json <&3 >"$out" 2>"$err" &
+			# small bites all the while tach runs
+			while dd bs=1k count=1 of=/dev/null status=none <&3 &&
+			    kill -0 $! 2>/dev/null; do :; done &
+			wait
+		} 3<&0
+		check "second reader $i: the count is wc -l's" \
+		    [ "$(final lines)" = "$(wc -l <"$out")" ]
+		check "second reader $i: 300000 lines" [ "$(final lines)" = 300000 ]
+		check "second reader $i: ends on a line" \
+		    [ "$(tail -c 1 "$out" | od -An -c | tr -d ' ')" = '\n' ]
+	done
+	# the same through the output that will not take a splice (O_APPEND):
+	# the bytes the hold had are written by the read/write loop
+	: >"$out"
+	cat "$WORK/lines" | "$TACH" -q --line-mode --format json \
+	    >>"$out" 2>"$err"
+	check "O_APPEND output: exact" cmp -s "$WORK/lines" "$out"
+	check "O_APPEND output: the lines" [ "$(final lines)" = "$nlines" ]
 	# with --stats the splices do not block: EAGAIN waits, counts stay
 	cat "$WORK/lines" | "$TACH" --line-mode --stats -q 2>"$err" |
 	    cat >"$out"
