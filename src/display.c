@@ -244,13 +244,18 @@ display_reading(struct display *d, const char *file)
 	d->label = report_label(d->name, file, d->prefix);
 }
 
-/* -R: each waiting request's changes, from now on. */
-static void
+/*
+ * -R: each waiting request's changes, from now on; false if none came (a
+ * refused connection must cost nothing visible, not even a frame).
+ */
+static bool
 take_requests(struct display *d)
 {
 	struct control_change c;
+	bool took = false;
 
 	while (control_take(&c)) {
+		took = true;
 		if (c.rate_limit > 0)
 			relay_set_limit(d->relay, (double)c.rate_limit,
 			    c.rate_in_bytes);
@@ -280,6 +285,7 @@ take_requests(struct display *d)
 		}
 		control_free(&c);
 	}
+	return took;
 }
 
 bool
@@ -296,8 +302,8 @@ display_service(void *ctx)
 	}
 	if (bits & SIGNAL_INFO)
 		report_now(d);
-	if (bits & SIGNAL_CONTROL)
-		take_requests(d);
+	if ((bits & SIGNAL_CONTROL) && !take_requests(d))
+		bits &= ~SIGNAL_CONTROL;
 	if (bits & (SIGNAL_TICK | SIGNAL_WINCH | SIGNAL_CONT |
 	    SIGNAL_CONTROL))
 		(void)emit(d, false, DISPLAY_COMPLETE);

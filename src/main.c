@@ -366,13 +366,14 @@ main(int argc, char *argv[])
 	if (opts.remote_pid != 0)
 		return control_send(&opts);
 	signals_at_death(withdraw);
+	/* progress(1) leaves nothing in /tmp; tach's -R finds tach */
+	if (!opts.as_progress && !opts.watching)
+		control_listen();
+	/* once the file is there, -R with its PID is heard */
 	if (opts.pidfile != NULL)
 		pidfile_publish(opts.pidfile);
 	if (opts.watching)
 		return watch_run(&opts);
-	/* progress(1) leaves nothing in /tmp; tach's -R finds tach */
-	if (!opts.as_progress)
-		control_listen();
 	if (!open_next(&in, &opts, &next, &run.failed)) {
 		if (signals_fatal() != 0)
 			signals_die(signals_fatal());

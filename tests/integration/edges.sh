@@ -129,4 +129,19 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	chmod 700 "$WORK"
 fi
 
+# --- memory: taken before the first byte moves, or not at all ----------
+random "$WORK/five" 5000000
+exact_somewhere=no
+for v in 6000 8000 12000 20000; do
+	cat "$WORK/five" | (ulimit -v $v; exec "$TACH" -q 2>"$err") | cat >"$out"
+	if cmp -s "$WORK/five" "$out"; then
+		exact_somewhere=yes
+		check "ulimit -v $v: exact, no message" empty "$err"
+	else
+		check "ulimit -v $v: nothing moved ($(wc -c <"$out") bytes)" empty "$out"
+		check "ulimit -v $v: says why" grep -q "^tach: " "$err"
+	fi
+done
+check "ulimit -v: some limit copies exactly" [ $exact_somewhere = yes ]
+
 done_testing

@@ -172,6 +172,21 @@ if [ $abstract = no ]; then
 	chmod 700 "$dir"
 fi
 
+# README's -R example, as written there (its paths moved into $WORK):
+# the pidfile appears once the copy listens, so -R is always heard.
+sed -n '/^tach -P \/tmp\/t.pid/,/tach -R/p' "$SOURCE_DIR/README.md" |
+    sed "s|/tmp/t.pid|$WORK/t.pid|g; s|<a >b|<'$WORK/data' >'$WORK/b'|" \
+    >"$WORK/example.sh"
+echo wait >>"$WORK/example.sh"		# the copy's end, for cmp
+check "README's -R example found" grep -q 'tach -R' "$WORK/example.sh"
+for i in 1 2 3 4 5; do
+	rm -f "$WORK/t.pid"
+	PATH=$(dirname "$TACH"):$PATH sh "$WORK/example.sh" 2>"$WORK/err"
+	check "README's -R example, run $i: heard ($(cat "$WORK/err"))" \
+	    [ $? -eq 0 ]
+	check "README's -R example, run $i: exact" cmp -s "$WORK/data" "$WORK/b"
+done
+
 # Another user cannot change it: shut out without an answer.  And a name
 # another user took is not trusted by the sender.
 if [ $abstract = yes ] && [ "$(id -u)" -eq 0 ] &&
@@ -195,6 +210,27 @@ except (ConnectionResetError, BrokenPipeError):
 	"$TACH" -R $copy -L 1g
 	wait $copy
 	lacks "another user: the name is unchanged" "$WORK/log" "theirs"
+	# a flood of another user's connections costs nothing visible: the
+	# log has the first frame, the one -R's change draws, and the last
+	"$TACH" --force -i 100 -L 100k <"$WORK/data" >/dev/null \
+	    2>"$WORK/log" &
+	copy=$!
+	wait_until 60 listening $copy
+	setpriv --reuid=nobody --regid=nogroup --clear-groups /usr/bin/python3 -c '
+import socket, sys
+for i in range(300):
+    s = socket.socket(socket.AF_UNIX)
+    try:
+        s.connect("\0tach-0-" + sys.argv[1])
+        s.recv(10)
+    except OSError:
+        pass
+    s.close()
+' $copy
+	"$TACH" -R $copy -L 1g
+	wait $copy
+	check "a flood of refused connections: no frames ($(wc -l <"$WORK/log") lines)" \
+	    [ "$(wc -l <"$WORK/log")" -le 3 ]
 	# nobody takes the name of a copy that is not there
 	setpriv --reuid=nobody --regid=nogroup --clear-groups /usr/bin/python3 -c '
 import socket, sys
