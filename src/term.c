@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026, the tach developers
  *
- * terminfo capabilities, expanded once, written with one write(2) a frame.
+ * terminfo capabilities, read once, written with one write(2) a frame.
  */
 #include <sys/ioctl.h>
 
@@ -17,29 +17,37 @@
 #include "config.h"
 #include "tach/term.h"
 
-/* tputs() calls back one byte at a time with no context: collect them. */
-static char	*expand_to;
-static size_t	 expand_len;
-
-static int
-collect(int c)
+/*
+ * Copies cap without its padding, "$<5>", "$<1000/>", "$<2.5*>": tputs()
+ * would sleep for it (a terminal that really needed delays would also
+ * need them mid-frame), and a delay must never hold the copy.
+ */
+static void
+unpadded(char *dst, size_t room, const char *cap)
 {
-	if (expand_len + 1 < TERM_CAP_MAX)
-		expand_to[expand_len++] = (char)c;
-	return c;
+	size_t n = 0, skip;
+
+	while (*cap != '\0' && n + 1 < room) {
+		if (cap[0] == '$' && cap[1] == '<') {
+			skip = 2 + strspn(cap + 2, "0123456789.*/");
+			if (cap[skip] == '>' && skip > 2) {
+				cap += skip + 1;
+				continue;
+			}
+		}
+		dst[n++] = *cap++;
+	}
+	dst[n] = '\0';
 }
 
-/* Expands a capability (padding included), or leaves "" if it is absent. */
+/* A capability without padding, or "" if it is absent. */
 static void
 expand(char *dst, const char *cap)
 {
 	dst[0] = '\0';
 	if (cap == NULL || cap == (char *)-1)
 		return;
-	expand_to = dst;
-	expand_len = 0;
-	tputs(cap, 1, collect);
-	dst[expand_len] = '\0';
+	unpadded(dst, TERM_CAP_MAX, cap);
 }
 
 /* Keeps a parametrised capability as it is, to expand with term_param(). */
@@ -97,13 +105,20 @@ numeric_only(const char *cap)
 const char *
 term_param(const char *cap, int p1, int p2)
 {
+	static char out[TERM_CAP_MAX];
+	const char *s;
+
 	if (!numeric_only(cap))
 		return NULL;
 #ifdef HAVE_TIPARM
-	return tiparm(cap, p1, p2);
+	s = tiparm(cap, p1, p2);
 #else	/* macOS's ncurses 5.7: tparm takes nine, and a char * */
-	return tparm((char *)cap, p1, p2, 0, 0, 0, 0, 0, 0, 0);
+	s = tparm((char *)cap, p1, p2, 0, 0, 0, 0, 0, 0, 0);
 #endif
+	if (s == NULL)
+		return NULL;
+	unpadded(out, sizeof(out), s);
+	return out;
 }
 
 void

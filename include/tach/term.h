@@ -33,9 +33,10 @@ struct terminal {
 };
 
 /*
- * A capability with numeric parameters (cup, csr, setaf) expanded, or
- * NULL when the entry reads a parameter as a string or has a % sequence
- * terminfo does not define.
+ * A capability with numeric parameters (cup, csr, setaf) expanded, its
+ * padding left out (valid until the next call), or NULL when the entry
+ * reads a parameter as a string or has a % sequence terminfo does not
+ * define.
  */
 const char *term_param(const char *cap, int p1, int p2);
 /*

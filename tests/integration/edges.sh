@@ -144,4 +144,29 @@ for v in 6000 8000 12000 20000; do
 done
 check "ulimit -v: some limit copies exactly" [ $exact_somewhere = yes ]
 
+# --- a terminfo entry that demands padding never delays the copy -------
+if command -v tic >/dev/null && command -v script >/dev/null &&
+    command -v strace >/dev/null; then
+	mkdir "$WORK/ti"
+	cat >"$WORK/ti/slow.src" <<'TI'
+slowterm|capabilities that demand a second of padding each,
+	am, npc, cols#80, lines#24,
+	cr=\r$<1000/>, el=\E[K$<1000/>, ed=\E[J$<1000/>, cuu1=\E[A$<1000/>,
+	sc=\E7$<1000/>, rc=\E8$<1000/>, cup=\E[%i%p1%d;%p2%dH$<1000/>,
+	csr=\E[%i%p1%d;%p2%dr$<1000/>, ind=\n,
+TI
+	tic -o "$WORK/ti" "$WORK/ti/slow.src"
+	for opt in -c -w70; do
+		TERMINFO=$WORK/ti TERM=slowterm script -qec "strace -f -qq \
+		    -o '$WORK/trace' -e trace=nanosleep,clock_nanosleep,select,pselect6 \
+		    '$TACH' $opt <'$WORK/data' >'$out'" "$WORK/typescript" \
+		    >/dev/null
+		check "padded terminfo $opt: exact" cmp -s "$WORK/data" "$out"
+		check "padded terminfo $opt: a bar was drawn" \
+		    grep -q '100%' "$WORK/typescript"
+		lacks "padded terminfo $opt: no padding written" "$WORK/typescript" '\$<'
+		lacks "padded terminfo $opt: never slept" "$WORK/trace" 'sleep|select'
+	done
+fi
+
 done_testing
