@@ -329,11 +329,12 @@ display_finish(struct display *d, enum display_outcome outcome)
 {
 	double t;
 
-	signals_timer(0);
+	report_closing(&d->out);
 	d->ticking = false;
 	d->flushing = false;
 	t = emit(d, true, outcome);
 	report_end(&d->out);
+	signals_timer(0);
 	if (d->stats)
 		print_stats(d, t);
 	stats_free(&d->rates.rates);

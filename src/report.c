@@ -190,7 +190,7 @@ report_draw(struct reporter *r, const struct render_state *lines, size_t n)
 {
 	int width;
 
-	if (!r->active || !foreground(r))
+	if (!r->active || !foreground(r) || !term_ready(&r->term))
 		return;
 	width = width_of(r);
 	if (!r->tty)
@@ -217,8 +217,18 @@ unpin(struct reporter *r, bool keep_line)
 }
 
 void
+report_closing(struct reporter *r)
+{
+	r->term.deadline = clock_now() + REPORT_PATIENCE;
+	/* ticks cut a write that blocks midway */
+	signals_timer(REPORT_PATIENCE / 4);
+}
+
+void
 report_end(struct reporter *r)
 {
+	if (r->active && !term_ready(&r->term))
+		return;
 	unpin(r, true);
 	report_newline(r);
 }

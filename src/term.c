@@ -7,6 +7,7 @@
 #include <sys/ioctl.h>
 
 #include <ctype.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include <term.h>
 
 #include "config.h"
+#include "tach/clock.h"
 #include "tach/term.h"
 
 /*
@@ -176,6 +178,16 @@ term_height(const struct terminal *t)
 	return t->rows;
 }
 
+bool
+term_ready(const struct terminal *t)
+{
+	struct pollfd pfd = { .fd = t->fd, .events = POLLOUT };
+	double left = t->deadline - clock_now();
+
+	return poll(&pfd, 1, t->deadline > 0 && left > 0 ?
+	    (int)(left * 1000) + 1 : 0) == 1 && (pfd.revents & POLLOUT);
+}
+
 void
 term_write(const struct terminal *t, const char *s, size_t len)
 {
@@ -188,12 +200,6 @@ term_write(const struct terminal *t, const char *s, size_t len)
 		s += n;
 		len -= (size_t)n;
 	}
-}
-
-void
-term_draw(const struct terminal *t, const char *line, size_t len)
-{
-	term_draw_at(t, 0, false, line, len);
 }
 
 void

@@ -479,10 +479,11 @@ finish(struct watch *ws, enum end end)
 {
 	double now = clock_now();
 
-	signals_timer(0);
+	report_closing(ws->out);
 	if (now - ws->origin >= ws->opts->delay)
 		draw(ws, now, true);
 	report_end(ws->out);
+	signals_timer(0);
 	while (ws->nprocs > 0)
 		drop(ws, 0, now, ws->procs[0].ended != END_NONE ?
 		    (enum end)ws->procs[0].ended : end);

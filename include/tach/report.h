@@ -72,6 +72,14 @@ void	report_pin(struct reporter *r);
  */
 void	report_draw(struct reporter *r, const struct render_state *lines,
 	    size_t n);
+/* Seconds the last frames may wait for a terminal that stopped reading. */
+#define REPORT_PATIENCE	1.0
+/*
+ * The data has all moved: the last frames and report_end may wait up to
+ * REPORT_PATIENCE for the terminal, then are dropped.  Stop the timer
+ * with signals_timer(0) after report_end.
+ */
+void	report_closing(struct reporter *r);
 /* Ends the block on screen; -c's row is given back. */
 void	report_end(struct reporter *r);
 /*

@@ -30,6 +30,11 @@ struct terminal {
 	char	cup[TERM_CAP_MAX];	/* move it: unexpanded, for tiparm */
 	char	csr[TERM_CAP_MAX];	/* scrolling region: unexpanded */
 	char	cuu1[TERM_CAP_MAX];	/* up a row, or "" */
+	/*
+	 * 0 while data moves: a frame the terminal cannot take at once is
+	 * dropped.  Then, until when the last ones may wait for it.
+	 */
+	double	deadline;
 };
 
 /*
@@ -49,15 +54,22 @@ void	term_open(struct terminal *t, int fd, bool colour);
 int	term_width(const struct terminal *t);
 /* Rows: the window's size, else terminfo's, else 0 (unknown). */
 int	term_height(const struct terminal *t);
-/* Redraws the line in place. */
-void	term_draw(const struct terminal *t, const char *line, size_t len);
 /*
  * Draws the line up rows higher (t->cuu1 must not be "" for up > 0), or
  * on the next row if down, in one write.
  */
 void	term_draw_at(const struct terminal *t, int up, bool down,
 	    const char *line, size_t len);
-/* Writes raw bytes, ignoring errors (the display never stops the data). */
+/*
+ * Whether a frame may be written now: the terminal takes it at once, or
+ * takes it before t->deadline.  One that stopped reading (^S, a stalled
+ * ssh) loses the frame, so the display never holds the data or the exit.
+ */
+bool	term_ready(const struct terminal *t);
+/*
+ * Writes raw bytes, ignoring errors; an interrupted write (the redraw
+ * timer) loses the rest of the frame.
+ */
 void	term_write(const struct terminal *t, const char *s, size_t len);
 
 #endif

