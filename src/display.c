@@ -6,6 +6,7 @@
  * signal asks: never once per chunk.
  */
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 
 #include <signal.h>
 #include <stdio.h>
@@ -106,6 +107,32 @@ state_at(struct display *d, double t, bool final, struct report_line *l,
 }
 
 /*
+ * -W: whether the reader downstream has taken a byte (for a pipe, FIONREAD
+ * on it says how many still wait there unread; once closed, nothing more
+ * is learned).  When it first has, the clocks start.
+ */
+static bool
+reader_started(struct display *d, bool final)
+{
+	int queued;
+
+	if (!d->wait)
+		return true;
+	/* a pipe closed before its reader was seen reading: draw nothing */
+	if (d->relay->bytes == 0 || (final && d->out_is_pipe))
+		return false;
+	if (d->out_is_pipe && ioctl(d->relay->out, FIONREAD, &queued) == 0 &&
+	    queued >= 0 && (uint64_t)queued >= d->relay->bytes)
+		return false;
+	d->wait = false;
+	d->origin = clock_now();
+	d->stopped = 0;
+	meter_init(&d->meter);
+	meter_init(&d->position);
+	return true;
+}
+
+/*
  * The state now, fed to every form of output asked for: a tick, or the
  * closing one with its outcome.
  */
@@ -114,14 +141,17 @@ emit(struct display *d, bool final, enum display_outcome outcome)
 {
 	struct report_line l;
 	char note[32];
-	double t = transfer_clock(d);
+	double t;
 
+	/* -W leaves a password prompt alone; -D keeps short copies quiet */
+	if (!reader_started(d, final))
+		return transfer_clock(d);
+	t = transfer_clock(d);
 	state_at(d, t, final, &l, note, sizeof(note));
 	l.result = outcomes[outcome];
 	if (d->stats)
 		stats_interval(&d->rates, d->interval, t, l.state.bytes, final);
-	/* -W leaves a password prompt alone; -D keeps short copies quiet */
-	if ((d->wait && l.state.bytes == 0) || t < d->delay)
+	if (t < d->delay)
 		return t;
 	if (d->numeric)
 		report_numeric(&d->out, &l);
@@ -129,6 +159,12 @@ emit(struct display *d, bool final, enum display_outcome outcome)
 		report_json(&l);
 	report_draw(&d->out, &l.state, 1);
 	return t;
+}
+
+void
+display_output_ends(struct display *d)
+{
+	(void)reader_started(d, false);
 }
 
 void
@@ -186,6 +222,7 @@ display_start(struct display *d, const struct options *opts,
 	    (!opts->force || isatty(STDOUT_FILENO)) ? STDOUT_FILENO :
 	    STDERR_FILENO;
 	bool machine = opts->numeric || opts->json;
+	struct stat sb;
 
 	memset(d, 0, sizeof(*d));
 	d->input = in;
@@ -199,6 +236,7 @@ display_start(struct display *d, const struct options *opts,
 	d->size_known = in->size_known;
 	d->interval = opts->interval;
 	d->wait = opts->wait;
+	d->out_is_pipe = fstat(r->out, &sb) == 0 && S_ISFIFO(sb.st_mode);
 	d->delay = opts->delay;
 	d->numeric = opts->numeric;
 	d->json = opts->json;

@@ -254,6 +254,7 @@ end_output(struct run *run, struct relay *r, struct display *display)
 	/* cmd's output at its end of input goes below the bar, not after it */
 	if (run->cmd != -1)
 		display_break(display);
+	display_output_ends(display);
 	if (close(run->out) == -1 && run->end == RELAY_EOF && errno != EINTR) {
 		run->end = errno == EPIPE ? RELAY_BROKEN_PIPE : RELAY_WRITE_ERROR;
 		r->error = errno;

@@ -48,7 +48,8 @@ struct display {
 	uint64_t		 size;
 	bool			 size_known;	/* size 0: empty, not unknown */
 	double			 interval;
-	bool			 wait;		/* -W: silent until a byte moved */
+	bool			 wait;		/* -W: silent until read */
+	bool			 out_is_pipe;	/* -W asks it what is unread */
 	double			 delay;		/* -D: silent for this long */
 	double			 origin;	/* monotonic time of the start */
 	double			 stopped;	/* seconds spent stopped */
@@ -65,6 +66,8 @@ void	display_start(struct display *d, const struct options *opts,
 void	display_reading(struct display *d, const char *file);
 /* -Y: the line says the output is being flushed, before it is. */
 void	display_flushing(struct display *d);
+/* The output is about to close: -W's last look at its reader. */
+void	display_output_ends(struct display *d);
 /* Ends the bar's line before cmd's last output, which follows it. */
 void	display_break(struct display *d);
 /* The relay's service hook: false when a signal says stop. */

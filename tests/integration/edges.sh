@@ -144,6 +144,23 @@ for v in 6000 8000 12000 20000; do
 done
 check "ulimit -v: some limit copies exactly" [ $exact_somewhere = yes ]
 
+# --- -W: a reader downstream still at its password prompt --------------
+if command -v strace >/dev/null; then
+	random "$WORK/four" 4000000	# more than the pipe holds
+	close_gate
+	rm -f "$WORK/ticks"
+	strace -qq -e trace=none -o "$WORK/ticks" "$TACH" --force -W \
+	    -i 0.05 <"$WORK/four" 2>"$err" | { gated; cat >"$out"; } &
+	pid=$!
+	check "-W downstream: the timer ticks" wait_until 60 sh -c \
+	    "[ \$(grep -c SIGALRM '$WORK/ticks' 2>/dev/null) -ge 6 ]"
+	check "-W downstream: nothing drawn while nothing is read" empty "$err"
+	open_gate
+	wait $pid
+	check "-W downstream: exact" cmp -s "$WORK/four" "$out"
+	check "-W downstream: drawn once read" grep -q "100%" "$err"
+fi
+
 # --- a terminfo entry that demands padding never delays the copy -------
 if command -v tic >/dev/null && command -v script >/dev/null &&
     command -v strace >/dev/null; then
