@@ -19,6 +19,7 @@
 #define FIELD_MAX	48
 #define BAR_MIN		8	/* brackets included */
 #define PREFIX_MAX	256	/* escaped prefix, in bytes, before cutting */
+#define PREFIX_COLS_MIN	10	/* a long prefix keeps this much, at least */
 
 enum kind { TEXT, BAR, ACTIVITY };
 
@@ -274,9 +275,13 @@ fields_of(const struct render_state *s, struct field *f)
 	render_duration(s->elapsed, num, sizeof(num));
 	snprintf(txt, sizeof(txt), "%*s", time_cols(s), num);
 	add(f, &n, TEXT, s->final ? 7 : 4, "%s", txt);
-	if (known && !s->final && s->done < s->size) {
-		/* rounded up: never 0:00:00 while bytes remain */
-		render_duration(ceil(s->eta), num, sizeof(num));
+	if (known && !s->final) {
+		/*
+		 * rounded up: never 0:00:00 while bytes remain; past the
+		 * size, not known, but the field keeps its place
+		 */
+		render_duration(s->done < s->size ? ceil(s->eta) : -1, num,
+		    sizeof(num));
 		snprintf(txt, sizeof(txt), "ETA %*s", time_cols(s), num);
 		add(f, &n, TEXT, 9, "%s", txt);
 	}
@@ -315,23 +320,66 @@ fit(const struct field *f, int n, int prefix_cols, int avail, bool *keep)
 	}
 }
 
-/* The prefix, escaped, in at most room columns; returns its columns. */
+/*
+ * The prefix, escaped, in at most room columns; returns its columns.  A
+ * prefix too long loses its middle, so that a name and the end of a path
+ * (the file's name) both stay.
+ */
 static int
 prefix_of(const struct render_state *s, const struct render_caps *caps,
-    int room, char *buf, size_t buflen, size_t *len)
+    int room, char *buf, size_t buflen, size_t *len, bool *cut)
 {
-	int cols = 0;
+	const char *dots = caps->utf8 ? "\xe2\x80\xa6" : "...";
+	int cols = 0, dots_cols = caps->utf8 ? 1 : 3, head;
+	size_t tail_len;
 
 	*len = 0;
+	*cut = false;
 	if (s->prefix == NULL || *s->prefix == '\0' || room <= 0)
 		return 0;
-	cols = text_escape(s->prefix, caps->utf8, room, buf, buflen, len);
+	/* whole, unless the buffer ends first: then it is cut anyway */
+	cols = text_escape(s->prefix, caps->utf8, INT_MAX, buf, buflen, len);
+	*cut = cols > room || *len + sizeof("\\xHH") >= buflen;
+	if (*cut && room > dots_cols + 2) {
+		/* a third for the start, the rest for the end */
+		head = (room - dots_cols) / 3;
+		cols = text_escape(s->prefix, caps->utf8, head, buf, buflen,
+		    len);
+		memcpy(buf + *len, dots, strlen(dots));
+		*len += strlen(dots);
+		cols += dots_cols + text_escape_tail(s->prefix, caps->utf8,
+		    room - cols - dots_cols, buf + *len, buflen - *len,
+		    &tail_len);
+		*len += tail_len;
+	} else if (*cut)
+		cols = text_escape_tail(s->prefix, caps->utf8, room, buf,
+		    buflen, len);
 	/* "copy: " needs no second space before the next field */
 	if (*len > 0 && buf[*len - 1] == ' ') {
 		(*len)--;
 		cols--;
 	}
 	return cols;
+}
+
+/*
+ * The columns the prefix may have: what all the fields leave (the bar
+ * at its narrowest), so a long name is shortened before a field is
+ * dropped; at least PREFIX_COLS_MIN, never crowding out the first field.
+ */
+static int
+prefix_room(const struct field *f, int n, int avail)
+{
+	int fields = 0, room;
+
+	for (int i = 0; i < n; i++)
+		fields += f[i].cols + 1;
+	room = avail - fields;
+	if (room < PREFIX_COLS_MIN)
+		room = PREFIX_COLS_MIN;
+	if (n > 0 && room > avail - (f[0].cols + 1))
+		room = avail - (f[0].cols + 1);
+	return room;
 }
 
 size_t
@@ -342,14 +390,20 @@ render_line(const struct render_state *s, int width,
 	struct out o = { buf, buf + buflen - 1 };
 	char prefix[PREFIX_MAX];
 	size_t prefix_len;
-	int avail = width > 1 ? width - 1 : 0, n, i, extra, prefix_cols;
-	bool keep[10], first = true;
+	int avail = width > 1 ? width - 1 : 0, n, i, extra, prefix_cols, used;
+	bool keep[10], first = true, cut;
 
 	n = fields_of(s, f);
-	/* the prefix may not crowd out the most important field */
-	prefix_cols = prefix_of(s, caps, avail - (f[0].cols + 1), prefix,
-	    sizeof(prefix), &prefix_len);
-	extra = avail - fit(f, n, prefix_cols, avail, keep);
+	prefix_cols = prefix_of(s, caps, prefix_room(f, n, avail), prefix,
+	    sizeof(prefix), &prefix_len, &cut);
+	used = fit(f, n, prefix_cols, avail, keep);
+	/* what the fields kept leave goes to a cut prefix before the bar */
+	if (cut && used < avail) {
+		prefix_cols = prefix_of(s, caps, prefix_cols + avail - used,
+		    prefix, sizeof(prefix), &prefix_len, &cut);
+		used = fit(f, n, prefix_cols, avail, keep);
+	}
+	extra = avail - used;
 	if (prefix_cols > 0) {
 		put(&o, prefix, prefix_len);
 		first = false;

@@ -61,6 +61,34 @@ hidden(wchar_t cp)
 	return cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || text_unsafe(cp);
 }
 
+/*
+ * The piece that stands for the character at s (n bytes left) on the
+ * screen: itself, or \xHH for its first byte.  Sets *len to the bytes of
+ * s it stands for and *w to its columns.
+ */
+static void
+piece_of(const unsigned char *s, size_t n, bool utf8, char piece[8],
+    size_t *len, int *w)
+{
+	wchar_t cp;
+
+	*len = utf8 ? text_utf8(s, n, &cp) : 1;
+	if (!utf8)
+		cp = s[0];
+	*w = 1;
+	if (*len == 0 || hidden(cp) || (cp >= 0x80 && (!utf8 ||
+	    (*w = wcwidth(cp)) < 0))) {
+		snprintf(piece, 8, "\\x%02x", s[0]);
+		*len = 1;
+		*w = 4;
+	} else {
+		if (cp < 0x80)
+			*w = 1;
+		memcpy(piece, s, *len);
+		piece[*len] = '\0';
+	}
+}
+
 int
 text_escape(const char *text, bool utf8, int maxcols, char *buf,
     size_t buflen, size_t *used)
@@ -68,24 +96,10 @@ text_escape(const char *text, bool utf8, int maxcols, char *buf,
 	const unsigned char *s = (const unsigned char *)text;
 	size_t n = strlen(text), len, at = 0, plen;
 	char piece[8];
-	int cols = 0, w = 1;
-	wchar_t cp;
+	int cols = 0, w;
 
 	while (n > 0) {
-		len = utf8 ? text_utf8(s, n, &cp) : 1;
-		if (!utf8)
-			cp = s[0];
-		if (len == 0 || hidden(cp) || (cp >= 0x80 && (!utf8 ||
-		    (w = wcwidth(cp)) < 0))) {
-			snprintf(piece, sizeof(piece), "\\x%02x", s[0]);
-			len = 1;
-			w = 4;
-		} else {
-			if (cp < 0x80)
-				w = 1;
-			memcpy(piece, s, len);
-			piece[len] = '\0';
-		}
+		piece_of(s, n, utf8, piece, &len, &w);
 		plen = strlen(piece);
 		if (cols + w > maxcols || at + plen >= buflen)
 			break;
@@ -98,6 +112,32 @@ text_escape(const char *text, bool utf8, int maxcols, char *buf,
 	buf[at] = '\0';
 	*used = at;
 	return cols;
+}
+
+int
+text_escape_tail(const char *text, bool utf8, int maxcols, char *buf,
+    size_t buflen, size_t *used)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t n = strlen(text), len, bytes = 0;
+	char piece[8];
+	int cols = 0, w;
+
+	/* the whole, measured; then what does not fit is passed over */
+	for (const unsigned char *p = s; p < s + n; p += len) {
+		piece_of(p, (size_t)(s + n - p), utf8, piece, &len, &w);
+		cols += w;
+		bytes += strlen(piece);
+	}
+	while (n > 0 && (cols > maxcols || bytes >= buflen)) {
+		piece_of(s, n, utf8, piece, &len, &w);
+		cols -= w;
+		bytes -= strlen(piece);
+		s += len;
+		n -= len;
+	}
+	return text_escape((const char *)s, utf8, maxcols, buf, buflen,
+	    used);
 }
 
 const char *

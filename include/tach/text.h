@@ -29,6 +29,9 @@ bool	text_unsafe(wchar_t cp);
  */
 int	text_escape(const char *text, bool utf8, int maxcols, char *buf,
 	    size_t buflen, size_t *used);
+/* text_escape, but what is cut is the start: the end is kept. */
+int	text_escape_tail(const char *text, bool utf8, int maxcols, char *buf,
+	    size_t buflen, size_t *used);
 /*
  * text_escape for a message on stderr, whole, in the locale's encoding.
  * The result lives until the fourth call after this one.

@@ -161,6 +161,35 @@ if command -v strace >/dev/null; then
 	check "-W downstream: drawn once read" grep -q "100%" "$err"
 fi
 
+# --- the line keeps its fields and their places -------------------------
+# columns_of MARK FILE: each frame's column of MARK, a UTF-8 character
+# one column
+columns_of() {
+	tr '\r' '\n' <"$2" | LC_ALL=C sed 's/[\x80-\xbf]//g' |
+	    awk -v m="$1" 'index($0, m) { print index($0, m) }' | sort -u
+}
+# past -l the time left is not known, but ETA and the bar's end stay put
+head -c 3000000 /dev/zero | "$TACH" --force -w 80 -i 0.02 -L 4m -l 500k \
+    2>"$err" >/dev/null
+tr '\r' '\n' <"$err" | grep -v '^$' | sed '$d' >"$WORK/live"
+check "past -l: live frames were drawn" [ "$(wc -l <"$WORK/live")" -ge 5 ]
+check "past -l: ']' in one column ($(columns_of ']' "$WORK/live" | tr '\n' ' '))" \
+    [ "$(columns_of ']' "$WORK/live" | wc -l)" -eq 1 ]
+check "past -l: every live frame has its ETA" \
+    [ "$(grep -c ' ETA ' "$WORK/live")" -eq "$(wc -l <"$WORK/live")" ]
+
+# a long -f path is shortened in its middle; no field is dropped
+mkdir -p "$WORK/a/rather/long/directory/path/that/goes/on"
+long=$WORK/a/rather/long/directory/path/that/goes/on/the-image.iso
+cp "$WORK/data" "$long"
+"$TACH" --force -w 80 -i 0.02 -L 1m -N copy -f "$long" -f "$WORK/data" \
+    2>"$err" >/dev/null
+tr '\r' '\n' <"$err" | grep -v '^$' | grep -v '100%' >"$WORK/live"
+check "long name: every live frame has the bar, rate, avg and ETA" \
+    [ "$(grep -Ec '\] .*/s avg .* ETA ' "$WORK/live")" -eq "$(wc -l <"$WORK/live")" ]
+check "long name: its start kept" grep -q '^co' "$WORK/live"
+check "long name: cut in the middle" grep -q '…' "$WORK/live"
+
 # --- a terminfo entry that demands padding never delays the copy -------
 if command -v tic >/dev/null && command -v script >/dev/null &&
     command -v strace >/dev/null; then

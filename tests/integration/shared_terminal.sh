@@ -225,7 +225,10 @@ check "names: the screen was not cleared" shows "marker-before"
 check "names: the title is unchanged" \
     [ "$(tmx display-message -p '#{pane_title}')" = "$title" ]
 h='h\x1b]0;owned\x07\x1b[2J\x0ax'
-check "names: the bar shows -N, -f and -p escaped" shows "$h: $h $h"
+# the label, too long for the line, keeps its start and its end
+check "names: the bar shows the label's start escaped" shows "h\\x1b]0;o"
+check "names: the bar shows the label's end escaped" shows '\x1b[2J\x0ax '
+check "names: the bar was cut in the middle" shows "…"
 check "names: the missing file, escaped" shows "tach: $h.missing: No such file"
 check "names: input file is output file, escaped" \
     shows "tach: $h: input file is output file"

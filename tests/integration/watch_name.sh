@@ -53,7 +53,7 @@ for mode in "--reading 3 5 4" "--writing 4 5 3"; do
 	wait $watcher
 	lacks "$1: not fd $4" "$WORK/n" "^$one $4 "
 done
-"$TACH" -d "$name" --force -i 0.05 2>"$WORK/lines" &
+"$TACH" -d "$name" --force -w 200 -i 0.05 2>"$WORK/lines" &
 watcher=$!
 check "the line names the process: $name PID: path" wait_until 60 \
     grep -q "^$name $one: $WORK/a " "$WORK/lines"
