@@ -382,6 +382,31 @@ prefix_room(const struct field *f, int n, int avail)
 	return room;
 }
 
+/*
+ * The columns a live line's bar gets beyond its narrowest, of the extra
+ * the last line has: that line drops the rate and the time left, and
+ * its bar would otherwise widen at the very end.
+ */
+static int
+live_bar_extra(const struct render_state *s, int avail,
+    const struct render_caps *caps, int extra)
+{
+	struct render_state live = *s;
+	struct field f[10];
+	char prefix[PREFIX_MAX];
+	size_t prefix_len;
+	int n, used, live_extra;
+	bool keep[10], cut;
+
+	live.final = false;
+	live.eta = 0;
+	n = fields_of(&live, f);
+	used = fit(f, n, prefix_of(&live, caps, prefix_room(f, n, avail),
+	    prefix, sizeof(prefix), &prefix_len, &cut), avail, keep);
+	live_extra = avail - used;
+	return live_extra < extra ? live_extra : extra;
+}
+
 size_t
 render_line(const struct render_state *s, int width,
     const struct render_caps *caps, char *buf, size_t buflen)
@@ -391,6 +416,7 @@ render_line(const struct render_state *s, int width,
 	char prefix[PREFIX_MAX];
 	size_t prefix_len;
 	int avail = width > 1 ? width - 1 : 0, n, i, extra, prefix_cols, used;
+	int bar_extra;
 	bool keep[10], first = true, cut;
 
 	n = fields_of(s, f);
@@ -404,6 +430,10 @@ render_line(const struct render_state *s, int width,
 		used = fit(f, n, prefix_cols, avail, keep);
 	}
 	extra = avail - used;
+	bar_extra = extra;
+	/* the last line's bar as wide as the live ones: it must not jump */
+	if (s->final && s->size > 0)
+		bar_extra = live_bar_extra(s, avail, caps, extra);
 	if (prefix_cols > 0) {
 		put(&o, prefix, prefix_len);
 		first = false;
@@ -418,10 +448,10 @@ render_line(const struct render_state *s, int width,
 			put(&o, f[i].text, strlen(f[i].text));
 		else {
 			if (f[i].kind == BAR)
-				draw_bar(&o, s, f[i].cols + extra, caps);
+				draw_bar(&o, s, f[i].cols + bar_extra, caps);
 			else
-				draw_activity(&o, s, f[i].cols + extra);
-			extra = 0;
+				draw_activity(&o, s, f[i].cols + bar_extra);
+			extra -= bar_extra;
 		}
 	}
 	put_repeat(&o, " ", extra > 0 ? extra : 0);

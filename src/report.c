@@ -111,24 +111,61 @@ frame_hash(uint64_t h, const char *text, size_t len)
 }
 
 /*
+ * A line for a log: the padding that erases a longer line on a terminal
+ * is only trailing blanks there.
+ */
+static size_t
+render_logged(struct reporter *r, const struct render_state *s, int width)
+{
+	size_t len = render(r, s, width);
+
+	while (len > 0 && r->line[len - 1] == ' ')
+		len--;
+	r->line[len] = '\0';
+	return len;
+}
+
+/*
  * --force to a file or pipe: each frame's lines, ended, as a log; a frame
  * the same as the last is not written again, so that a stalled copy does
- * not fill the log with copies of one line.
+ * not fill the log with copies of one line.  A copy's live frame at 100%
+ * is held back a tick: the last line, if it comes next, replaces it, so
+ * the log ends in one 100% line.
  */
 static void
 draw_lines(struct reporter *r, const struct render_state *lines, size_t n,
     int width)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
+	bool full = n == 1 && !lines[0].final && lines[0].size > 0 &&
+	    lines[0].done >= lines[0].size && lines[0].note == NULL;
 
+	if (r->holding && !(n == 1 && lines[0].final)) {
+		h = frame_hash(h, r->held, r->held_len + 1);
+		if (r->frames == 0 || h != r->last_frame) {
+			r->held[r->held_len] = '\n';
+			term_write(&r->term, r->held, r->held_len + 1);
+			r->last_frame = h;
+			r->frames++;
+		}
+		h = 0xcbf29ce484222325ULL;
+	}
+	r->holding = false;
+	if (full) {
+		r->held_len = render_logged(r, &lines[0], width);
+		memcpy(r->held, r->line, r->held_len + 1);
+		r->holding = true;
+		return;
+	}
 	for (size_t i = 0; i < n; i++)
-		h = frame_hash(h, r->line, render(r, &lines[i], width) + 1);
+		h = frame_hash(h, r->line, render_logged(r, &lines[i],
+		    width) + 1);
 	if (r->frames > 0 && h == r->last_frame)
 		return;
 	r->last_frame = h;
 	r->frames++;
 	for (size_t i = 0; i < (n > 0 ? n : 1); i++) {
-		r->len = n > 0 ? render(r, &lines[i], width) : 0;
+		r->len = n > 0 ? render_logged(r, &lines[i], width) : 0;
 		r->line[r->len] = '\n';
 		term_write(&r->term, r->line, r->len + 1);
 	}

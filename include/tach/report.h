@@ -48,12 +48,15 @@ struct reporter {
 	int			 time_cols;	/* the widest time drawn */
 	uint64_t		 last_frame;	/* --force lines: its hash */
 	uint64_t		 frames;	/* --force lines: written */
+	size_t			 held_len;	/* --force lines: a live */
+	bool			 holding;	/* frame at 100%, held back */
 	bool			 told_first_only; /* no cuu1: said so */
 	int			 width;		/* -w, or 0 */
 	const char		*format;	/* -F, or NULL */
 	struct terminal		 term;
 	struct render_caps	 caps;
 	char			 line[RENDER_BUFSIZE(RENDER_WIDTH_MAX)];
+	char			 held[RENDER_BUFSIZE(RENDER_WIDTH_MAX)];
 };
 
 /*

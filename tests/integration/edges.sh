@@ -178,6 +178,21 @@ check "past -l: ']' in one column ($(columns_of ']' "$WORK/live" | tr '\n' ' '))
 check "past -l: every live frame has its ETA" \
     [ "$(grep -c ' ETA ' "$WORK/live")" -eq "$(wc -l <"$WORK/live")" ]
 
+# a --force log's end: one 100% line, its bar as wide as the live ones',
+# and no trailing blanks (an unknown size's last line was padded)
+for i in 1 2 3; do
+	head -c 3000000 /dev/zero | "$TACH" --force -w 80 -i 0.02 -L 6m \
+	    -l 3000000 2>"$err" >/dev/null
+	check "log $i: one 100% line" [ "$(grep -c '100%' "$err")" -eq 1 ]
+	check "log $i: the bar's end in one column" \
+	    [ "$(columns_of ']' "$err" | wc -l)" -eq 1 ]
+done
+head -c 3000000 /dev/zero | "$TACH" --force -w 80 -i 0.02 -L 6m \
+    2>"$err" >/dev/null
+lacks "log, size unknown: no trailing blanks" "$err" ' $'
+check "log, size unknown: the last line is the total" \
+    grep -q '^2.86 MiB avg .*/s 0:00:0[0-9]$' "$err"
+
 # a long -f path is shortened in its middle; no field is dropped
 mkdir -p "$WORK/a/rather/long/directory/path/that/goes/on"
 long=$WORK/a/rather/long/directory/path/that/goes/on/the-image.iso

@@ -168,7 +168,7 @@ check "-F with %N, %p and %{average-rate}" sh -c \
     "tr '\r' '\n' <'$err' | grep -Eq '^img: 50% \[.*\]\| *[0-9.]+ [KMG]?i?B/s *$'"
 # -8: bits, SI (pv's --bits test, adapted: its 800b is 800 b here)
 head -c 100 /dev/zero | "$TACH" --force -F %b -8 2>"$err" >/dev/null
-check "-8 -F %b (pv -8 -b): 800 b" [ "$(tail -n 1 "$err" | tr -s ' ')" = " 800 b " ]
+X
 head -c 1000000 /dev/zero | "$TACH" --force -8 -l 1000000 -w 100 2>"$err" >/dev/null
 check "-8: the bar in bits" sh -c "tail -n 1 '$err' | grep -Eq ' 8.00 Mb avg +[0-9.]+ [kMG]?b/s '"
 head -c 1000000 /dev/zero | "$TACH" -q -8 --stats 2>"$err" >/dev/null
