@@ -20,6 +20,7 @@
 #include "tach/display.h"
 #include "tach/render.h"
 #include "tach/signals.h"
+#include "tach/text.h"
 
 static const char *const outcomes[] = {
 	[DISPLAY_COMPLETE] = "complete",
@@ -180,6 +181,13 @@ byte_unit(const struct display *d)
 	return d->unit == RENDER_BITS ? RENDER_BITS : RENDER_BYTES;
 }
 
+/* -N's name for a line on stderr, escaped, or NULL. */
+static const char *
+whose(const struct display *d)
+{
+	return d->name != NULL ? text_safe(d->name) : NULL;
+}
+
 /* SIGUSR1 (SIGINFO): the counters, once, on stderr, as dd does. */
 static void
 report_now(struct display *d)
@@ -199,8 +207,9 @@ report_now(struct display *d)
 		snprintf(elapsed, sizeof(elapsed), "%.3f s", t);
 	else
 		render_duration(t, elapsed, sizeof(elapsed));
-	report_message("%s%llu bytes (%s) in %s, %s/s", lines,
-	    (unsigned long long)bytes, amount, elapsed, rate);
+	report_message("%s%s%s%llu bytes (%s) in %s, %s/s",
+	    whose(d) != NULL ? whose(d) : "", whose(d) != NULL ? ": " : "",
+	    lines, (unsigned long long)bytes, amount, elapsed, rate);
 }
 
 /* ^Z: stop; on fg the stop is left out of the clocks, -L's included. */
@@ -352,13 +361,15 @@ static void
 print_stats(struct display *d, double t)
 {
 	const struct relay *r = d->relay;
+	const char *name = whose(d);
 
-	report_moved(NULL, r->bytes, byte_unit(d), t, NULL);
+	report_moved(name, r->bytes, byte_unit(d), t, NULL);
 	if (d->lines)
-		report_moved(NULL, r->records, RENDER_LINES, t, NULL);
-	report_rates(&d->rates, d->interval, d->unit);
-	fprintf(stderr, "%s: input-wait %d%%, output-wait %d%%\n",
-	    getprogname(), t > 0 ? (int)(100 * r->wait_in / t + 0.5) : 0,
+		report_moved(name, r->records, RENDER_LINES, t, NULL);
+	report_rates(name, &d->rates, d->interval, d->unit);
+	fprintf(stderr, "%s: %s%sinput-wait %d%%, output-wait %d%%\n",
+	    getprogname(), name != NULL ? name : "", name != NULL ? ": " : "",
+	    t > 0 ? (int)(100 * r->wait_in / t + 0.5) : 0,
 	    t > 0 ? (int)(100 * r->wait_out / t + 0.5) : 0);
 }
 

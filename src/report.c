@@ -399,8 +399,8 @@ report_moved(const char *whose, uint64_t count, enum render_unit unit,
 }
 
 void
-report_rates(struct stats_intervals *rates, double interval,
-    enum render_unit unit)
+report_rates(const char *whose, struct stats_intervals *rates,
+    double interval, enum render_unit unit)
 {
 	struct stats_summary sum;
 	char a[5][32];
@@ -412,13 +412,16 @@ report_rates(struct stats_intervals *rates, double interval,
 	render_amount(sum.max, unit, a[3], sizeof(a[3]));
 	render_amount(sum.stddev, unit, a[4], sizeof(a[4]));
 	if (rates->full == 0)
-		fprintf(stderr, "%s: rate not measured: the run was shorter "
-		    "than half an interval (%g s)\n", getprogname(),
+		fprintf(stderr, "%s: %s%srate not measured: the run was "
+		    "shorter than half an interval (%g s)\n", getprogname(),
+		    whose != NULL ? whose : "", whose != NULL ? ": " : "",
 		    interval / 2);
 	else
-		fprintf(stderr, "%s: rate over %zu intervals: min %s/s, "
+		fprintf(stderr, "%s: %s%srate over %zu intervals: min %s/s, "
 		    "median %s/s, mean %s/s, max %s/s, stddev %s/s\n",
-		    getprogname(), sum.count, a[0], a[1], a[2], a[3], a[4]);
+		    getprogname(), whose != NULL ? whose : "",
+		    whose != NULL ? ": " : "", sum.count, a[0], a[1], a[2],
+		    a[3], a[4]);
 }
 
 char *

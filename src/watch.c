@@ -168,7 +168,7 @@ print_stats(struct watch *ws, struct proc *p, struct watched *w, double now)
 	snprintf(at, sizeof(at), "at %llu", (unsigned long long)w->file.offset);
 	report_moved(whose(p, w, who, sizeof(who)), moved(w), unit_of(ws),
 	    now - w->since, at);
-	report_rates(&w->rates, ws->opts->interval, unit_of(ws));
+	report_rates(who, &w->rates, ws->opts->interval, unit_of(ws));
 }
 
 /* The files of every process: the block's lines. */

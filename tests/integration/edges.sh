@@ -205,6 +205,22 @@ check "long name: every live frame has the bar, rate, avg and ETA" \
 check "long name: its start kept" grep -q '^co' "$WORK/live"
 check "long name: cut in the middle" grep -q '…' "$WORK/live"
 
+# --- two named copies tell their reports apart (-N) ---------------------
+"$TACH" -q -N "bk up" --stats <"$WORK/data" 2>"$err" >/dev/null
+check "--stats -N: every line named" \
+    [ "$(grep -c '^tach: bk up: ' "$err")" -eq "$(wc -l <"$err")" ]
+check "--stats -N: three lines" [ "$(wc -l <"$err")" -eq 3 ]
+rm -f "$WORK/hold"
+mkfifo "$WORK/hold"
+"$TACH" -q -N "bk up" <"$WORK/hold" 2>"$err" >/dev/null &
+exec 5>"$WORK/hold"
+wait_until 60 caught $! USR1
+kill -USR1 $!
+check "SIGUSR1 -N: the report named" \
+    wait_until 60 grep -q '^tach: bk up: 0 bytes (0 B) in ' "$err"
+exec 5>&-
+wait
+
 # --- a terminfo entry that demands padding never delays the copy -------
 if command -v tic >/dev/null && command -v script >/dev/null &&
     command -v strace >/dev/null; then

@@ -71,7 +71,7 @@ check "the descriptor's close ends the watch with 0 ($?)" [ $? -eq 0 ]
 check "the reader still runs" running "$reader"
 check "--stats: the file's totals" \
     grep -q "^tach: fd $fda ($WORK/a): [0-9]* bytes in .*, at 3000000$" "$WORK/num"
-check "--stats: its rates" grep -q "^tach: rate over [0-9]* intervals" "$WORK/num"
+check "--stats: its rates, named" grep -q "^tach: .*: rate over [0-9]* intervals" "$WORK/num"
 
 # -n with every file: the descriptor before each number.
 say "open $WORK/b"
