@@ -20,12 +20,22 @@ if command -v apt-get >/dev/null 2>&1; then
 	    bash-completion lintian file rpm makepkg pacman-package-manager
 	    libarchive-tools ruby python3 python3-venv procps git zsh fish
 	    locales"
+	# the 32-bit variant of the suite (tests/run-all), on amd64: gcc -m32
+	# against Debian's multiarch i386 libraries
+	if [ $tests = yes ] && [ "$(dpkg --print-architecture)" = amd64 ]; then
+		if ! dpkg --print-foreign-architectures | grep -qx i386; then
+			as_root dpkg --add-architecture i386
+			stale=yes
+		fi
+		test="$test gcc-multilib libc6-dev:i386 libbsd-dev:i386
+		    libncurses-dev:i386 libcmocka-dev:i386"
+	fi
 	missing=
 	for p in $build $([ $tests = yes ] && echo $test); do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
 		    grep -q "ok installed" || missing="$missing $p"
 	done
-	if [ -n "$missing" ]; then
+	if [ -n "$missing" ] || [ "${stale:-}" = yes ]; then
 		as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
 		# shellcheck disable=SC2086
 		as_root env DEBIAN_FRONTEND=noninteractive apt-get install \

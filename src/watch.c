@@ -627,11 +627,16 @@ frame(struct watch *ws, double now)
 		signals_die(SIGPIPE);
 	if (now - ws->origin < ws->opts->delay)
 		return;
-	/* a kernel thread, sleep on a tty: nothing to show, and it says so */
+	/*
+	 * A PID given (a kernel thread, sleep on a tty): nothing to show, and
+	 * it says so.  A process matched by name (rsync's helpers) with no
+	 * file is nobody's concern: it is left out of the block unsaid.
+	 */
 	for (size_t i = 0; i < ws->nprocs; i++) {
 		struct proc *p = &ws->procs[i];
 
-		if (p->n == 0 && !p->told_none && ws->out->active)
+		if (p->n == 0 && !p->told_none && ws->out->active &&
+		    ws->opts->watch_pid != 0)
 			report_message("process %d has no regular file or "
 			    "disk open: waiting for one", (int)p->pid);
 		p->told_none = p->n == 0;

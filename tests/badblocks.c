@@ -109,7 +109,7 @@ unsupported(int fd, const char *name, long a, long b, long c, long d,
 }
 
 ssize_t
-copy_file_range(int in, off_t *in_at, int out, off_t *out_at, size_t len,
+copy_file_range(int in, off64_t *in_at, int out, off64_t *out_at, size_t len,
     unsigned int flags)
 {
 	return unsupported(in, "copy_file_range", (long)in_at, out,
@@ -117,7 +117,7 @@ copy_file_range(int in, off_t *in_at, int out, off_t *out_at, size_t len,
 }
 
 ssize_t
-splice(int in, off_t *in_at, int out, off_t *out_at, size_t len,
+splice(int in, off64_t *in_at, int out, off64_t *out_at, size_t len,
     unsigned int flags)
 {
 	return unsupported(in, "splice", (long)in_at, out, (long)out_at,

@@ -24,15 +24,17 @@ expect() {
 # first member and waits at the gate, and the feeder and the decompressor
 # are both asleep reading empty pipes: all of the member has gone
 # through.  (x86-64 system calls: read 0, splice 275, with fd 0 as 0x0;
-# xz waits in poll 7, and zstd reads in a thread of its own.)
+# xz waits in poll 7, and zstd reads in a thread of its own; i386's are
+# read 3, splice 313, poll 168 and ppoll 309.)
 reading_stdin() {
 	for task in /proc/$1/task/*; do
 		# asleep: a task just woken by data still shows the read, but runs
 		sleeping "$task" || continue
 		set -- $(cat "$task/syscall" 2>/dev/null)
+		# x86-64's numbers, then i386's (the 32-bit build's feeder)
 		case ${1:-} in
-		0|275) [ "${2:-}" = 0x0 ] && return 0 ;;
-		7|271) return 0 ;;
+		0|275|3|313) [ "${2:-}" = 0x0 ] && return 0 ;;
+		7|271|168|309) return 0 ;;
 		esac
 	done
 	return 1

@@ -44,14 +44,19 @@ check "-S without -l: says so" grep -qF -- "-S needs the length to stop at: -l" 
 # -E: an unreadable block of a file is sent as zeros, the rest goes on,
 # the ranges are listed and the exit is 1.  The errors are injected: a
 # read that fails once is read again in 512-byte pieces (pread) and loses
-# nothing; a block stays bad when its preads fail too (the loader makes
-# the first two preads, tach's own come after).
+# nothing; a block stays bad when its preads fail too (the loader's
+# preads, counted first, come before tach's own).
 if command -v strace >/dev/null; then
 	# reads the loader and the locale make before the first data read
 	strace -qq -o "$WORK/trace" -e trace=read "$TACH" -q --no-splice \
 	    -b 64k <"$WORK/data" >/dev/null 2>&1
 	base=$(awk '/, 65536\) = / { print NR - 1; exit }' "$WORK/trace")
-	bad_preads="-e inject=pread64:error=EIO:when=3+"
+	# the loader's preads (two on x86-64, none on i386): tach makes none
+	# unless a read fails
+	strace -qq -o "$WORK/trace" -e trace=pread64 "$TACH" -q --no-splice \
+	    -b 64k <"$WORK/data" >/dev/null 2>&1
+	loader=$(grep -c '^pread64(' "$WORK/trace")
+	bad_preads="-e inject=pread64:error=EIO:when=$((loader + 1))+"
 	# zeroed OFFSET LENGTH: the data with LENGTH zeros at OFFSET
 	zeroed() {
 		{ head -c "$1" "$WORK/data"; head -c "$2" /dev/zero
@@ -67,7 +72,7 @@ if command -v strace >/dev/null; then
 	# and stays bad: only its first 512 bytes fail, so only they are zeros
 	# shellcheck disable=SC2086
 	strace -qq -o /dev/null -e inject=read:error=EIO:when=$((base + 3)) \
-	    -e inject=pread64:error=EIO:when=3 \
+	    -e inject=pread64:error=EIO:when=$((loader + 1)) \
 	    "$TACH" -q -E --no-splice -b 64k <"$WORK/data" >"$out" 2>"$err"
 	status=$?
 	zeroed 131072 512
@@ -79,7 +84,7 @@ if command -v strace >/dev/null; then
 	if [ "$TACH_ZEROCOPY" = 1 ]; then
 		strace -qq -o /dev/null -e inject=copy_file_range:error=EIO:when=2 \
 		    -e inject=read:error=EIO:when=$((base + 1)) \
-		    -e inject=pread64:error=EIO:when=3 \
+		    -e inject=pread64:error=EIO:when=$((loader + 1)) \
 		    "$TACH" -q -E -b 64k <"$WORK/data" >"$out" 2>"$err"
 		status=$?
 		zeroed 65536 512

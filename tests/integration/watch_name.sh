@@ -40,6 +40,20 @@ check "the last exits: the watch ends, 0 ($?)" [ $? -eq 0 ]
 check "the other's last line" grep -q \
     "\"pid\":$two,.*\"final\":true,\"result\":\"exited\"" "$WORK/json"
 
+# A process of the name with no file open (rsync's helpers): nothing is
+# said of it, while the one with a file is drawn.
+holding one '3<a'
+sh -c "exec './$name' 600" </dev/null >/dev/null 2>&1 &
+bare=$!
+wait_until 60 sh -c "[ \"\$(cat /proc/$bare/comm 2>/dev/null)\" = '$name' ]"
+"$TACH" -d "$name" --force -w 200 -i 0.05 2>"$WORK/lines" &
+watcher=$!
+check "no file: the one with a file is drawn" \
+    wait_until 60 grep -q "^$name $one: $WORK/a " "$WORK/lines"
+lacks "no file: nothing said of the one without" "$WORK/lines" "$bare"
+kill $one $bare
+wait $one $bare $watcher
+
 # --reading and --writing, -n with the PID before the descriptor, and the
 # plain lines naming the process.
 holding one '3<a 4>b 5<>c'
