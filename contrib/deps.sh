@@ -27,8 +27,9 @@ if command -v apt-get >/dev/null 2>&1; then
 			as_root dpkg --add-architecture i386
 			stale=yes
 		fi
+		# libc6-dbg:i386: valgrind needs it for a 32-bit program
 		test="$test gcc-multilib libc6-dev:i386 libbsd-dev:i386
-		    libncurses-dev:i386 libcmocka-dev:i386"
+		    libncurses-dev:i386 libcmocka-dev:i386 libc6-dbg:i386"
 	fi
 	missing=
 	for p in $build $([ $tests = yes ] && echo $test); do

@@ -141,9 +141,9 @@ run "(cat '$WORK/data'; $GATED) | '$TACH' -l 2000000 -N usr1 >/dev/null; echo rc
 wait_for "usr1:  50%"
 pkill -USR1 -f -- "-N usr1"
 check "SIGUSR1: the line at the start of a line" wait_until 60 sh -c \
-    "tmux -L '$sock' capture-pane -p -J | grep -q '^tach: 1000000 bytes'"
+    "tmux -L '$sock' capture-pane -p -J | grep -q '^tach: usr1: 1000000 bytes'"
 check "SIGUSR1: the bar goes on below it" wait_until 60 sh -c \
-    "tmux -L '$sock' capture-pane -p -J | grep -A1 '^tach: 1000000 bytes' | tail -n 1 | grep -q '^usr1:  50%'"
+    "tmux -L '$sock' capture-pane -p -J | grep -A1 '^tach: usr1: 1000000 bytes' | tail -n 1 | grep -q '^usr1:  50%'"
 open_gate
 wait_for "rc=0"
 
