@@ -169,9 +169,9 @@ display_output_ends(struct display *d)
 }
 
 void
-display_break(struct display *d)
+display_clear(struct display *d)
 {
-	report_newline(&d->out);
+	report_clear(&d->out);
 }
 
 /* What a byte count is shown in: bytes, or bits with --bits. */

@@ -251,9 +251,9 @@ end_output(struct run *run, struct relay *r, struct display *display)
 			r->error = errno;
 		}
 	}
-	/* cmd's output at its end of input goes below the bar, not after it */
+	/* cmd's output at its end of input starts on a clean line */
 	if (run->cmd != -1)
-		display_break(display);
+		display_clear(display);
 	display_output_ends(display);
 	if (close(run->out) == -1 && run->end == RELAY_EOF && errno != EINTR) {
 		run->end = errno == EPIPE ? RELAY_BROKEN_PIPE : RELAY_WRITE_ERROR;

@@ -281,6 +281,24 @@ report_newline(struct reporter *r)
 }
 
 void
+report_clear(struct reporter *r)
+{
+	char blank[RENDER_WIDTH_MAX];
+	int cols;
+
+	if (r->rows == 0 || !r->tty || (r->claimed &&
+	    r->claim == CURSOR_PINNED) || !term_ready(&r->term))
+		return;
+	/* blanks only for a terminal that cannot clear to the line's end */
+	cols = r->term.el[0] != '\0' ? 0 : width_of(r) - 1;
+	memset(blank, ' ', (size_t)(cols > 0 ? cols : 0));
+	term_draw_at(&r->term, r->rows - 1, false, blank, (size_t)(cols > 0 ?
+	    cols : 0));
+	term_write(&r->term, r->term.cr, strlen(r->term.cr));
+	r->rows = 0;
+}
+
+void
 report_break(void)
 {
 	if (beside_stderr != NULL)

@@ -68,8 +68,12 @@ void	display_reading(struct display *d, const char *file);
 void	display_flushing(struct display *d);
 /* The output is about to close: -W's last look at its reader. */
 void	display_output_ends(struct display *d);
-/* Ends the bar's line before cmd's last output, which follows it. */
-void	display_break(struct display *d);
+/*
+ * Clears the bar before cmd's last output: that output starts on a clean
+ * line, and the last line follows it, or takes the bar's row if cmd wrote
+ * nothing.
+ */
+void	display_clear(struct display *d);
 /* The relay's service hook: false when a signal says stop. */
 bool	display_service(void *ctx);
 /*

@@ -86,6 +86,11 @@ void	report_closing(struct reporter *r);
 /* Ends the block on screen; -c's row is given back. */
 void	report_end(struct reporter *r);
 /*
+ * Clears the bar's row and leaves the cursor at its start: what another
+ * program writes next starts there, and the next frame follows it.
+ */
+void	report_clear(struct reporter *r);
+/*
  * Ends the bar's line, so that what another program writes next starts
  * on a line of its own; the next frame starts below.  -c's row stays.
  */

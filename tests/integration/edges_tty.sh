@@ -35,4 +35,15 @@ for form in filter cursor command; do
 	wait_for '$'
 done
 
+# command mode ends in one line when cmd wrote nothing to the terminal
+random "$WORK/small" 3000000
+run clear
+wait_for '$'
+run "'$TACH' -i 0.05 -L 4m -f '$WORK/small' cp /dev/stdin '$out'; echo rc=\$?"
+check "command mode: done" wait_for "rc=0"
+snap >/dev/null
+check "command mode: one line of the bar ($(grep -c '%' "$WORK/snap"))" \
+    [ "$(grep -c '%' "$WORK/snap")" -eq 1 ]
+check "command mode: it is the last one" grep -q '100%.* avg ' "$WORK/snap"
+
 done_testing
