@@ -368,8 +368,14 @@ cursor_release(struct pin *p, const struct terminal *t, const char *line,
 		(void)take(p, 100);
 		(void)lock(p, F_UNLCK, F_SETLK, SLOT_BYTE + p->slot);
 		live = census(p, false, &rank);
+		/*
+		 * From the row's start: the terminal may have echoed ^C where
+		 * the cursor was, and the line would wrap past it.
+		 */
 		if (len > 0) {
+			put(&f, t->cr, strlen(t->cr));
 			put(&f, line, len);
+			put(&f, t->el, strlen(t->el));
 			put(&f, "\n", 1);
 		}
 		lay_out(&f, p, t, term_height(t),

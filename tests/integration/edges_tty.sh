@@ -46,4 +46,21 @@ check "command mode: one line of the bar ($(grep -c '%' "$WORK/snap"))" \
     [ "$(grep -c '%' "$WORK/snap")" -eq 1 ]
 check "command mode: it is the last one" grep -q '100%.* avg ' "$WORK/snap"
 
+# -c and ^C: the last line starts at the row's start, over the echoed ^C,
+# and fits the width: it does not wrap onto a second row
+run clear
+wait_for '$'
+run "sleep 600 | '$TACH' -c -l 1000 -N cc"
+wait_for "cc:   0%"
+tmx send-keys C-c
+# (bash drops the rest of a command line that ^C ended: wait for "$ ")
+prompt_back() { screen | grep -v '^$' | tail -n 1 | grep -qx '\$ *'; }
+check "-c ^C: the prompt is back" wait_until 60 prompt_back
+snap >/dev/null
+check "-c ^C: the last line at a row's start" grep -q '^cc:   0%' "$WORK/snap"
+check "-c ^C: one line of it" [ "$(grep -c 'cc:' "$WORK/snap")" -eq 1 ]
+w=$(LC_ALL=C sed 's/[\x80-\xbf]//g' "$WORK/snap" | awk '{ sub(/ +$/, "") }
+    { print length($0) }' | sort -n | tail -n 1)
+check "-c ^C: nothing wrapped (widest $w)" [ "$w" -le 100 ]
+
 done_testing
