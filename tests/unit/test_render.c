@@ -115,14 +115,15 @@ golden_start_and_end(void **state)
 	s = half();
 	s.bytes = s.done = 1000;
 	s.final = true;
+	/* the bar as wide as the live lines' (the first above), not wider */
 	render_line(&s, 60, &ascii, line, sizeof(line));
 	assert_string_equal(line,
-	    "100% [====================]   1000 B avg    100 B/s 0:00:05");
+	    "100% [============]   1000 B avg    100 B/s 0:00:05        ");
 	/* an interrupted run's last line tells where it stopped */
 	s.bytes = s.done = 250;
 	render_line(&s, 60, &ascii, line, sizeof(line));
 	assert_string_equal(line,
-	    " 25% [=====               ]    250 B avg    100 B/s 0:00:05");
+	    " 25% [===         ]    250 B avg    100 B/s 0:00:05        ");
 }
 
 static void
