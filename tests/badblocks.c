@@ -124,11 +124,12 @@ splice(int in, off64_t *in_at, int out, off64_t *out_at, size_t len,
 	    (long)len, (long)flags);
 }
 
-ssize_t
-sendfile(int out, int in, off_t *at, size_t len)
+/* sendfile and sendfile64 (a 32-bit build's): refused from the file */
+static ssize_t
+send_file(const char *name, int out, int in, void *at, size_t len)
 {
-	typedef ssize_t (*call)(int, int, off_t *, size_t);
-	call real = (call)dlsym(RTLD_NEXT, "sendfile");
+	typedef ssize_t (*call)(int, int, void *, size_t);
+	call real = (call)dlsym(RTLD_NEXT, name);
 
 	if (is_bad_file(in)) {
 		errno = EINVAL;
@@ -137,16 +138,14 @@ sendfile(int out, int in, off_t *at, size_t len)
 	return real(out, in, at, len);
 }
 
-/* what a 32-bit build with 64-bit offsets calls */
+ssize_t
+sendfile(int out, int in, off_t *at, size_t len)
+{
+	return send_file("sendfile", out, in, at, len);
+}
+
 ssize_t
 sendfile64(int out, int in, off64_t *at, size_t len)
 {
-	typedef ssize_t (*call)(int, int, off64_t *, size_t);
-	call real = (call)dlsym(RTLD_NEXT, "sendfile64");
-
-	if (is_bad_file(in)) {
-		errno = EINVAL;
-		return -1;
-	}
-	return real(out, in, at, len);
+	return send_file("sendfile64", out, in, at, len);
 }
