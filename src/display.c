@@ -126,10 +126,13 @@ reader_started(struct display *d, bool final)
 	    queued >= 0 && (uint64_t)queued >= d->relay->bytes)
 		return false;
 	d->wait = false;
-	d->origin = clock_now();
-	d->stopped = 0;
-	meter_init(&d->meter);
-	meter_init(&d->position);
+	/* at the last line the bytes are long gone: the clock keeps its start */
+	if (!final) {
+		d->origin = clock_now();
+		d->stopped = 0;
+		meter_init(&d->meter);
+		meter_init(&d->position);
+	}
 	return true;
 }
 

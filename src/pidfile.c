@@ -22,7 +22,12 @@
 
 static char *written;		/* the path, once written */
 static pid_t writer;		/* who wrote it */
-static struct stat written_sb;	/* the file written, told from a newcomer */
+/*
+ * The file written, held open for the run: while it is, its inode number
+ * cannot be given to a newcomer at the path, so the number tells them
+ * apart.
+ */
+static int written_fd = -1;
 
 /* What the path holds, for a refusal; NULL for a regular file. */
 static const char *
@@ -65,10 +70,9 @@ pidfile_publish(const char *path)
 	len = snprintf(text, sizeof(text), "%ld\n", (long)getpid());
 	if ((fd = mkstemp(tmp)) == -1)
 		err(1, "-P %s", text_safe(path));
-	/* the stat after the rename, which may change the ctime */
 	if (fchmod(fd, 0666 & ~mask) == -1 ||
-	    write(fd, text, (size_t)len) != len || rename(tmp, path) == -1 ||
-	    fstat(fd, &written_sb) == -1 || close(fd) == -1) {
+	    fcntl(fd, F_SETFD, FD_CLOEXEC) == -1 ||
+	    write(fd, text, (size_t)len) != len || rename(tmp, path) == -1) {
 		int error = errno;
 
 		(void)unlink(tmp);
@@ -77,41 +81,25 @@ pidfile_publish(const char *path)
 	free(tmp);
 	if ((written = strdup(path)) == NULL)
 		err(1, "-P");
+	written_fd = fd;
 	writer = getpid();
 	atexit(pidfile_withdraw);
-}
-
-/*
- * The same file: a number freed by a removal is soon given again, so the
- * inode's change time must match too.
- */
-static bool
-same_file(const struct stat *a, const struct stat *b)
-{
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
-	    a->st_ctim.tv_sec == b->st_ctim.tv_sec &&
-	    a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
 /* The path is still the regular file tach wrote, holding its PID. */
 static bool
 still_ours(void)
 {
-	struct stat sb, fb;
+	struct stat sb, ours;
 	char text[32], *end;
 	ssize_t n;
-	int fd;
 
-	/* never open what is not a plain file: a FIFO would block */
+	/* never open what is there: a FIFO would block */
 	if (lstat(written, &sb) == -1 || !S_ISREG(sb.st_mode) ||
-	    !same_file(&sb, &written_sb))
+	    fstat(written_fd, &ours) == -1 || sb.st_dev != ours.st_dev ||
+	    sb.st_ino != ours.st_ino)
 		return false;
-	if ((fd = open(written, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-	    O_CLOEXEC)) == -1)
-		return false;
-	n = fstat(fd, &fb) == 0 && same_file(&fb, &sb) ?
-	    read(fd, text, sizeof(text) - 1) : -1;
-	close(fd);
+	n = pread(written_fd, text, sizeof(text) - 1, 0);
 	text[n > 0 ? n : 0] = '\0';
 	return strtol(text, &end, 10) == (long)writer && *end == '\n';
 }
@@ -123,6 +111,8 @@ pidfile_withdraw(void)
 		return;
 	if (still_ours())
 		(void)unlink(written);
+	close(written_fd);
+	written_fd = -1;
 	free(written);
 	written = NULL;
 }

@@ -10,12 +10,16 @@
 
 /*
  * Writes the PID to path whole (a temporary file renamed over it), or
- * exits 1 with a message.
+ * exits 1 with a message; a path that holds anything but a regular file
+ * (a device, FIFO, socket, directory, symbolic link) is refused.  The
+ * file stays open, close-on-exec, until pidfile_withdraw.
  */
 void	pidfile_publish(const char *path);
 /*
- * Removes the file if it still holds this process's PID: not in a child,
- * not once another instance has taken the name.  Safe to call again.
+ * Removes the file if the path is still the regular file written, with
+ * this process's PID: not in a child, not once another instance (or
+ * anything else) has taken the name; what is there is never opened.
+ * Safe to call again.
  */
 void	pidfile_withdraw(void);
 
