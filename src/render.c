@@ -19,6 +19,7 @@
 #define FIELD_MAX	48
 #define BAR_MIN		8	/* brackets included */
 #define PREFIX_MAX	256	/* escaped prefix, in bytes, before cutting */
+#define NOTE_PRIORITY	2	/* the lowest: a note goes first */
 #define PREFIX_COLS_MIN	10	/* a long prefix keeps this much, at least */
 
 enum kind { TEXT, BAR, ACTIVITY };
@@ -288,7 +289,7 @@ fields_of(const struct render_state *s, struct field *f)
 	if (!known && !s->final)
 		add(f, &n, ACTIVITY, 5, "%s", "");
 	if (s->note != NULL)
-		add(f, &n, TEXT, 2, "%s", s->note);
+		add(f, &n, TEXT, NOTE_PRIORITY, "%s", s->note);
 	return n;
 }
 
@@ -372,8 +373,10 @@ prefix_room(const struct field *f, int n, int avail)
 {
 	int fields = 0, room;
 
+	/* a note ("flushing", a sample's age) is the first to go: not it */
 	for (int i = 0; i < n; i++)
-		fields += f[i].cols + 1;
+		if (f[i].priority > NOTE_PRIORITY)
+			fields += f[i].cols + 1;
 	room = avail - fields;
 	if (room < PREFIX_COLS_MIN)
 		room = PREFIX_COLS_MIN;

@@ -398,6 +398,9 @@ report_json(const struct report_line *l)
 	/* -d: what it read after the one sample it showed in is unknown */
 	if (l->between_samples)
 		fputs(",\"between_samples\":true", stderr);
+	/* -d: a last line short of the end says how old its sample is */
+	if (l->path != NULL && l->sample_age >= 0)
+		fprintf(stderr, ",\"sample_age\":%.3f", l->sample_age);
 	fputs("}\n", stderr);
 }
 

@@ -43,6 +43,16 @@ struct watched {
 	bool			 present;	/* in the latest sample */
 	bool			 grown;		/* its size grew: no known end */
 	unsigned		 samples;	/* how many it showed in */
+	/*
+	 * Where it has got: its offset, or for a file read by one long
+	 * copy_file_range (GNU cp), how far the output it is copied into
+	 * has grown while the offset stood still.
+	 */
+	uint64_t		 position;
+	bool			 still;		/* the offset did not move */
+	bool			 growing;	/* its size grew at this sample */
+	double			 seen_at;	/* its latest sample */
+	char			 note[48];	/* its last line's, or "" */
 };
 
 /* A process watched: its files, and what tells it from a later one. */
@@ -91,7 +101,7 @@ static const char *const copy_tools[] = {
 static uint64_t
 moved(const struct watched *w)
 {
-	return w->file.offset - w->first;
+	return w->position - w->first;
 }
 
 /*
@@ -120,17 +130,18 @@ state_at(const struct watch *ws, struct watched *w, double now, bool final,
 
 	memset(s, 0, sizeof(*s));
 	s->prefix = w->label;
-	s->bytes = w->file.offset;
-	s->done = w->file.offset;
+	s->bytes = w->position;
+	s->done = w->position;
 	s->size = size;
 	s->rate = meter_rate(&w->meter, METER_RATE_WINDOW);
 	s->average = meter_average(&w->meter);
 	s->elapsed = now - w->since;
 	/* the meter counts from where the file was when first seen */
-	s->eta = size > w->file.offset ? meter_eta(&w->meter, size - w->first) :
+	s->eta = size > w->position ? meter_eta(&w->meter, size - w->first) :
 	    -1;
 	s->stalled = meter_stalled(&w->meter);
 	s->final = final;
+	s->note = final && w->note[0] != '\0' ? w->note : NULL;
 	s->phase = ws->phase;
 	s->unit = unit_of(ws);
 	s->name = ws->opts->name;
@@ -161,11 +172,11 @@ print_stats(struct watch *ws, struct proc *p, struct watched *w, double now)
 	if (w->samples < 2) {
 		report_message("%s: read between samples, at %llu when seen: "
 		    "not measured", whose(p, w, who, sizeof(who)),
-		    (unsigned long long)w->file.offset);
+		    (unsigned long long)w->position);
 		return;
 	}
 	report_break();
-	snprintf(at, sizeof(at), "at %llu", (unsigned long long)w->file.offset);
+	snprintf(at, sizeof(at), "at %llu", (unsigned long long)w->position);
 	report_moved(whose(p, w, who, sizeof(who)), moved(w), unit_of(ws),
 	    now - w->since, at);
 	report_rates(who, &w->rates, ws->opts->interval, unit_of(ws));
@@ -233,10 +244,26 @@ emit(struct watch *ws, struct proc *p, struct watched *w, double now,
 	l.numeric_fd = ws->opts->watch_fd < 0;
 	l.numeric_pid = ws->names != NULL;
 	l.between_samples = end != END_NONE && w->samples < 2;
+	l.sample_age = end != END_NONE && w->note[0] != '\0' ?
+	    now - w->seen_at : -1;
 	if (ws->opts->numeric)
 		report_numeric(ws->out, &l);
 	if (ws->opts->json)
 		report_json(&l);
+}
+
+/*
+ * A file ended short of its end (md5sum, tar read it to the end): what it
+ * read after its latest sample is unknown, and its last line says how old
+ * that sample is.
+ */
+static void
+note_age(struct watched *w, double now)
+{
+	if (size_of(w) > 0 && w->position >= size_of(w))
+		return;
+	snprintf(w->note, sizeof(w->note), "as seen %.2f s before the end",
+	    now - w->seen_at);
 }
 
 static void
@@ -244,6 +271,7 @@ forget(struct watch *ws, struct proc *p, size_t i, double now, enum end end)
 {
 	struct watched *w = &p->files[i];
 
+	note_age(w, now);
 	emit(ws, p, w, now, end);
 	if (ws->opts->stats)
 		print_stats(ws, p, w, now);
@@ -281,6 +309,8 @@ start(struct watch *ws, struct proc *p, struct watched *w,
 	w->since = now;
 	w->rates.last_t = now;
 	w->first = f->offset;
+	w->position = f->offset;
+	w->seen_at = now;
 	w->present = true;
 	w->samples = 1;
 	meter_init(&w->meter);
@@ -339,12 +369,50 @@ carry_on(struct watched *w, struct procfd_file *f, double now)
 		w->since = w->rates.last_t = now;
 		w->rates.last_count = 0;
 	}
-	w->grown |= f->size > w->file.size;
+	w->growing = f->size > w->file.size;
+	w->grown |= w->growing;
+	w->still = f->offset == w->file.offset;
+	/* a position the output told holds while the offset stands still */
+	if (!w->still || w->position < f->offset)
+		w->position = f->offset;
 	w->file = *f;
 	f->path = NULL;		/* the watched file owns it */
 	w->present = true;
+	w->seen_at = now;
 	w->samples++;
-	meter_update(&w->meter, now - w->since, moved(w));
+}
+
+/*
+ * GNU cp copies up to 2 GiB in one copy_file_range call, and its source's
+ * offset moves only when the call returns.  A process with one file open
+ * for reading only and one for writing only, as cp has, whose input
+ * stands still while its output grows: the output's size, up to the
+ * input's, is how far the input has got.  Anything else (two
+ * inputs, a log beside the output) cannot be told apart, and is not.
+ */
+static void
+follow_output(struct proc *p)
+{
+	struct watched *in = NULL, *out = NULL;
+	size_t ins = 0, outs = 0;
+	uint64_t by_out;
+
+	for (size_t j = 0; j < p->n; j++) {
+		if (p->files[j].file.writing) {
+			out = &p->files[j];
+			outs++;
+		} else if (!p->files[j].file.writable) {
+			in = &p->files[j];
+			ins++;
+		}
+	}
+	if (ins != 1 || outs != 1 || !in->still || !out->growing ||
+	    in->file.size == 0)
+		return;
+	by_out = out->file.size < in->file.size ? out->file.size :
+	    in->file.size;
+	if (by_out > in->position)
+		in->position = by_out;
 }
 
 /* Matches a sample's files with those seen: new ones join, gone ones go. */
@@ -432,6 +500,11 @@ sample(struct watch *ws, struct proc *p, double now)
 	n = only_open(ws, got, n);
 	merge(ws, p, got, n, now);
 	procfd_free(got, n);
+	follow_output(p);
+	for (size_t j = 0; j < p->n; j++)
+		if (p->files[j].samples > 1 && p->files[j].seen_at == now)
+			meter_update(&p->files[j].meter,
+			    now - p->files[j].since, moved(&p->files[j]));
 	if (p->n > 1)
 		qsort(p->files, p->n, sizeof(*p->files), by_fd);
 	return 0;
@@ -454,7 +527,7 @@ report(struct watch *ws)
 				size[0] = '\0';
 			report_message("%s: at %llu%s bytes",
 			    whose(&ws->procs[i], w, who, sizeof(who)),
-			    (unsigned long long)w->file.offset, size);
+			    (unsigned long long)w->position, size);
 		}
 }
 
@@ -480,6 +553,9 @@ finish(struct watch *ws, enum end end)
 	double now = clock_now();
 
 	report_closing(ws->out);
+	for (size_t i = 0; i < ws->nprocs; i++)
+		for (size_t j = 0; j < ws->procs[i].n; j++)
+			note_age(&ws->procs[i].files[j], now);
 	if (now - ws->origin >= ws->opts->delay)
 		draw(ws, now, true);
 	report_end(ws->out);
@@ -603,9 +679,9 @@ next_sample(const struct watch *ws, double until_frame)
 			const struct watched *w = &ws->procs[i].files[j];
 			double rate = meter_rate(&w->meter, METER_RATE_WINDOW);
 
-			if (size_of(w) <= w->file.offset || rate <= 0)
+			if (size_of(w) <= w->position || rate <= 0)
 				continue;
-			left = (double)(size_of(w) - w->file.offset) / rate;
+			left = (double)(size_of(w) - w->position) / rate;
 			if (left < 2 * ws->opts->interval && left / 20 < next)
 				next = left / 20;
 		}

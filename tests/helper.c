@@ -12,7 +12,8 @@
  *                            job would be (for foreground tests)
  *   reader                   a reader that the test steps (for -d): a
  *                            command a line on stdin ("open PATH",
- *                            "read FD BYTES", "close FD"), each answered
+ *                            "read FD BYTES", "create PATH", "write FD
+ *                            BYTES", "close FD"), each answered
  *                            with a line on stdout once done; EOF exits
  */
 #include <sys/socket.h>
@@ -64,6 +65,18 @@ reader(void)
 				    (size_t)left : sizeof(buf))) == -1)
 					err(1, "read");
 			printf("read\n");
+		} else if (sscanf(line, "create %4095[^\n]", path) == 1) {
+			if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC,
+			    0644)) == -1)
+				err(1, "%s", path);
+			printf("%d\n", fd);
+		} else if (sscanf(line, "write %d %lld", &fd, &left) == 2) {
+			memset(buf, 'w', sizeof(buf));
+			for (n = 1; left > 0 && n > 0; left -= n)
+				if ((n = write(fd, buf, left < (long long)sizeof(buf) ?
+				    (size_t)left : sizeof(buf))) == -1)
+					err(1, "write");
+			printf("written\n");
 		} else if (sscanf(line, "close %d", &fd) == 1) {
 			close(fd);
 			printf("closed\n");

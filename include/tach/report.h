@@ -33,6 +33,7 @@ struct report_line {
 	bool			 numeric_fd;	/* -n lines start with fd */
 	bool			 numeric_pid;	/* ... and before it, the pid */
 	bool			 between_samples; /* -d: closed, seen once */
+	double			 sample_age;	/* -d: its last, at the end; or -1 */
 };
 
 struct reporter {

@@ -198,4 +198,39 @@ if command -v strace >/dev/null; then
 fi
 wait "$reader"
 
+# GNU cp copies up to 2 GiB in one copy_file_range call: its source's
+# offset stays put while the destination grows.  The reader made to look
+# so (its answers through a pipe, so it holds one file read and one
+# written, nothing else regular): the source is shown where the
+# destination has got, up to its own size.
+rm -f "$WORK/ctl" "$WORK/ack" "$WORK/rpid"
+mkfifo "$WORK/ctl"
+: >"$WORK/ack"
+sh -c 'echo $$ >"$1"; exec "$2" reader' sh "$WORK/rpid" "$HELPER" \
+    <"$WORK/ctl" | cat >"$WORK/ack" &
+exec 3>"$WORK/ctl"
+acks=0
+wait_until 60 test -s "$WORK/rpid"
+reader=$(cat "$WORK/rpid")
+say "open $WORK/a"
+fda=$(answer)
+say "create $WORK/dst"
+fdd=$(answer)
+rm -f "$WORK/json"
+"$TACH" -d "$reader" --format json -i 0.05 2>"$WORK/json" 3>&- &
+watcher=$!
+check "cp's copy: the source seen at 0" \
+    wait_until 60 seen "$WORK/json" "$fda" "$WORK/a" 0
+for amount in 1000000 2000000; do
+	say "write $fdd 1000000"
+	check "cp's copy: the source shown at $amount, where the output is" \
+	    wait_until 60 seen "$WORK/json" "$fda" "$WORK/a" $amount
+done
+exec 3>&-
+wait "$watcher"
+# (the reader exited at 2000000 of 3000000: its last line says how old)
+check "a file ended short of its end: its sample's age in JSON" grep -q \
+    "\"fd\":$fda,.*\"final\":true,\"result\":\"exited\",\"sample_age\":[0-9.]*}" \
+    "$WORK/json"
+
 done_testing
