@@ -232,8 +232,14 @@ report_draw(struct reporter *r, const struct render_state *lines, size_t n)
 	width = width_of(r);
 	if (!r->tty)
 		draw_lines(r, lines, n, width);
-	else if (!r->pinning || !draw_pinned(r, lines, n, width))
+	else if (!r->pinning || !draw_pinned(r, lines, n, width)) {
+		/* nothing to show (-d waiting for a process): no blank row */
+		if (n == 0 && r->rows == 0)
+			return;
 		draw_block(r, lines, n, width);
+		if (n == 0)
+			r->rows = 0;	/* the cursor at the cleared row's start */
+	}
 }
 
 /* -c: the row given back, the last line left as text if asked. */

@@ -63,4 +63,17 @@ w=$(LC_ALL=C sed 's/[\x80-\xbf]//g' "$WORK/snap" | awk '{ sub(/ +$/, "") }
     { print length($0) }' | sort -n | tail -n 1)
 check "-c ^C: nothing wrapped (widest $w)" [ "$w" -le 100 ]
 
+# --wait-for with nothing to watch yet, ended by ^C: no blank rows above
+# the prompt (the empty block was drawn as one)
+run clear
+wait_for '$'
+run "'$TACH' -d tach-edges-none --wait-for"
+wait_for "waiting for a process named tach-edges-none"
+tmx send-keys C-c
+check "--wait-for ^C: the prompt is back" wait_until 60 prompt_back
+snap >/dev/null
+# the message, ^C's echo, the prompt: nothing blank between
+check "--wait-for ^C: no blank row above the prompt ($(head -n 4 "$WORK/snap" | tr '\n' '|'))" \
+    [ "$(sed -n '/waiting for/,/^\$/p' "$WORK/snap" | grep -c '^ *$')" -eq 0 ]
+
 done_testing
