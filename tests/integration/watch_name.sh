@@ -43,9 +43,10 @@ check "the other's last line" grep -q \
 # A process of the name with no file open (rsync's helpers): nothing is
 # said of it, while the one with a file is drawn.
 holding one '3<a'
-sh -c "exec './$name' 600" </dev/null >/dev/null 2>&1 &
+sh -c "exec '$WORK/$name' 600" </dev/null >/dev/null 2>&1 &
 bare=$!
-wait_until 60 sh -c "[ \"\$(cat /proc/$bare/comm 2>/dev/null)\" = '$name' ]"
+check "no file: the bare process runs" wait_until 60 sh -c \
+    "[ \"\$(cat /proc/$bare/comm 2>/dev/null)\" = '$name' ]"
 "$TACH" -d "$name" --force -w 200 -i 0.05 2>"$WORK/lines" &
 watcher=$!
 check "no file: the one with a file is drawn" \
