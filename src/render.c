@@ -344,7 +344,8 @@ prefix_of(const struct render_state *s, const struct render_caps *caps,
 	if (*cut && room > dots_cols + 2) {
 		/* a third for the start, the rest for the end */
 		head = (room - dots_cols) / 3;
-		cols = text_escape(s->prefix, caps->utf8, head, buf, buflen,
+		/* half the buffer at most, so the dots and the end fit */
+		cols = text_escape(s->prefix, caps->utf8, head, buf, buflen / 2,
 		    len);
 		memcpy(buf + *len, dots, strlen(dots));
 		*len += strlen(dots);

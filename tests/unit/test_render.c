@@ -324,6 +324,20 @@ long_prefix_is_cut(void **state)
 	assert_non_null(strstr(line, " avg "));
 	assert_non_null(strstr(line, " ETA 0:00:05"));
 	assert_int_equal(strlen(line), 79);
+	/*
+	 * Three bytes a column, and none for a mark: the cut stays inside
+	 * its buffer, the dots and the end included.
+	 */
+	{
+		static char marks[6001];
+
+		for (int i = 0; i < 2000; i++)
+			memcpy(marks + 3 * i, "e\xcc\x81", 3);
+		s.prefix = marks;
+		render_line(&s, 1000, &utf8, line, sizeof(line));
+		assert_non_null(strstr(line, "\xe2\x80\xa6"));
+		assert_int_equal(columns(line), 999);
+	}
 }
 
 /* Every width from 1 to 1000: exactly width - 1 columns, valid UTF-8. */
