@@ -130,9 +130,12 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 fi
 
 # --- memory: taken before the first byte moves, or not at all ----------
+# (AddressSanitizer reserves terabytes of address space: not under it)
 random "$WORK/five" 5000000
 exact_somewhere=no
-for v in 6000 8000 12000 20000; do
+limits="6000 8000 12000 20000"
+[ "${TACH_SANITIZE:-OFF}" = ON ] && { limits=; exact_somewhere=yes; }
+for v in $limits; do
 	cat "$WORK/five" | (ulimit -v $v; exec "$TACH" -q 2>"$err") | cat >"$out"
 	if cmp -s "$WORK/five" "$out"; then
 		exact_somewhere=yes
@@ -153,7 +156,7 @@ if command -v strace >/dev/null; then
 	    -i 0.05 <"$WORK/four" 2>"$err" | { gated; cat >"$out"; } &
 	pid=$!
 	check "-W downstream: the timer ticks" wait_until 60 sh -c \
-	    "[ \$(grep -c SIGALRM '$WORK/ticks' 2>/dev/null) -ge 6 ]"
+	    "[ \$(cat '$WORK/ticks' 2>/dev/null | grep -c SIGALRM) -ge 6 ]"
 	check "-W downstream: nothing drawn while nothing is read" empty "$err"
 	open_gate
 	wait $pid
