@@ -125,6 +125,17 @@ render_logged(struct reporter *r, const struct render_state *s, int width)
 	return len;
 }
 
+/* A frame whose hash is h goes in the log: it is not the last one again. */
+static bool
+log_fresh(struct reporter *r, uint64_t h)
+{
+	if (r->frames > 0 && h == r->last_frame)
+		return false;
+	r->last_frame = h;
+	r->frames++;
+	return true;
+}
+
 /*
  * --force to a file or pipe: each frame's lines, ended, as a log; a frame
  * the same as the last is not written again, so that a stalled copy does
@@ -140,15 +151,10 @@ draw_lines(struct reporter *r, const struct render_state *lines, size_t n,
 	bool full = n == 1 && !lines[0].final && lines[0].size > 0 &&
 	    lines[0].done >= lines[0].size && lines[0].note == NULL;
 
-	if (r->holding && !(n == 1 && lines[0].final)) {
-		h = frame_hash(h, r->held, r->held_len + 1);
-		if (r->frames == 0 || h != r->last_frame) {
-			r->held[r->held_len] = '\n';
-			term_write(&r->term, r->held, r->held_len + 1);
-			r->last_frame = h;
-			r->frames++;
-		}
-		h = 0xcbf29ce484222325ULL;
+	if (r->holding && !(n == 1 && lines[0].final) &&
+	    log_fresh(r, frame_hash(h, r->held, r->held_len + 1))) {
+		r->held[r->held_len] = '\n';
+		term_write(&r->term, r->held, r->held_len + 1);
 	}
 	r->holding = false;
 	if (full) {
@@ -160,10 +166,8 @@ draw_lines(struct reporter *r, const struct render_state *lines, size_t n,
 	for (size_t i = 0; i < n; i++)
 		h = frame_hash(h, r->line, render_logged(r, &lines[i],
 		    width) + 1);
-	if (r->frames > 0 && h == r->last_frame)
+	if (!log_fresh(r, h))
 		return;
-	r->last_frame = h;
-	r->frames++;
 	for (size_t i = 0; i < (n > 0 ? n : 1); i++) {
 		r->len = n > 0 ? render_logged(r, &lines[i], width) : 0;
 		r->line[r->len] = '\n';
