@@ -239,25 +239,32 @@ held(const struct hold *h)
  * At the end of line mode's tier: -S left bytes in the hold that the
  * input still had; a file gets them back where they were.  Bytes the
  * read/write loop must still write (the output would not take a
- * splice) are read back into r->buf for it.
+ * splice) are read back into r->buf for it; false, with r->error set, if
+ * they could not all be.
  */
-static void
+static bool
 hold_close(struct hold *h, struct relay *r, bool handing_over)
 {
 	size_t n = held(h);
-	ssize_t m;
+	ssize_t m = 0;
 
 	if (handing_over) {
+		/* a timer's EINTR must not drop a byte: read again */
 		for (r->held = 0; r->held < n; r->held += (size_t)m)
 			if ((m = read(h->pipe[0], r->buf + r->held,
-			    n - r->held)) <= 0)
+			    n - r->held)) <= 0 && !(m == -1 && errno == EINTR))
 				break;
+			else if (m == -1)
+				m = 0;
+		if (r->held < n)
+			r->error = m == 0 ? EIO : errno;
 	} else if (n > 0)
 		(void)lseek(r->in, -(off_t)n, SEEK_CUR);
 	close(h->pipe[0]);
 	close(h->pipe[1]);
 	close(h->peek[0]);
 	close(h->peek[1]);
+	return !handing_over || r->held == n;
 }
 
 /*
@@ -346,7 +353,12 @@ lines_run(struct relay *r, struct paced *paced, enum relay_end *end)
 		if (n > 0)
 			h.at += (size_t)n;
 	}
-	hold_close(&h, r, go == 0);
+	/* bytes the hold had and could not give back: the run fails */
+	if (!hold_close(&h, r, go == 0)) {
+		r->held = 0;
+		*end = RELAY_READ_ERROR;
+		return true;
+	}
 	return go == -1;
 }
 
