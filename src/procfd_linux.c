@@ -164,6 +164,9 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 			error = 0;
 	}
 	closedir(dir);
+	/* files missing because the process is exiting were not closed */
+	if (error == 0)
+		error = process_state(pid, NULL);
 	return procfd_end(files, n, error);
 }
 

@@ -10,6 +10,9 @@
 
 #include "tach/procparse.h"
 
+/* The kernel's PF_EXITING in field 9: set before exit(2) closes the files. */
+#define PF_EXITING	0x4
+
 int
 procparse_stat(const char *text, uint64_t *started)
 {
@@ -22,14 +25,16 @@ procparse_stat(const char *text, uint64_t *started)
 		return ESRCH;
 	if (paren[2] == 'Z' || paren[2] == 'X')
 		return ESRCH;
-	if (started == NULL)
-		return 0;
-	/* fields 3 (the state) to 21 are skipped; 22 is the start time */
+	/* fields 3 (the state) to 21 are skipped but 9; 22 is the start time */
 	p = paren + 2;
 	for (int field = 3; field < 22; field++) {
+		if (field == 9 && (strtoull(p, NULL, 10) & PF_EXITING) != 0)
+			return ESRCH;
+		if (field > 9 && started == NULL)
+			return 0;
 		p += strcspn(p, " ");
 		if (*p++ != ' ')
-			return ESRCH;
+			return started == NULL ? 0 : ESRCH;
 	}
 	if (*p < '0' || *p > '9')
 		return ESRCH;

@@ -32,6 +32,10 @@ stat_line(void **state)
 	    "0 20 0 1 0 42 0 0\n", &started), ESRCH);
 	assert_int_equal(procparse_stat("7 (x) X", NULL), ESRCH);
 	assert_int_equal(procparse_stat("7 (r) R", NULL), 0);
+	/* one in exit(2) (PF_EXITING) closes its files at any moment */
+	assert_int_equal(procparse_stat("7 (e) R 1 7 7 0 -1 4194308 0 0 0 "
+	    "0 0 0 0 0 20 0 1 0 42 0 0\n", &started), ESRCH);
+	assert_int_equal(procparse_stat("7 (e) D 1 7 7 0 -1 4", NULL), ESRCH);
 }
 
 static void
