@@ -253,7 +253,7 @@ display_start(struct display *d, const struct options *opts,
 	d->numeric = opts->numeric;
 	d->json = opts->json;
 	d->stats = opts->stats;
-	d->lines = opts->records != -1;
+	d->lines = opts->separator != -1;
 	d->unit = d->lines ? RENDER_LINES : opts->bits ? RENDER_BITS :
 	    RENDER_BYTES;
 	d->origin = clock_now();

@@ -121,8 +121,9 @@ start_feeder(int from, const unsigned char *head, size_t len, int feed[2],
 	signal(SIGINFO, SIG_IGN);
 #endif
 	close(feed[0]);		/* or a dead decompressor would go unnoticed */
-	relay_init(&r, from, to, relay_default_bufsize(from, to, zerocopy),
-	    zerocopy);
+	relay_init(&r, from, to, &(struct relay_config){
+	    .bufsize = relay_default_bufsize(from, to, zerocopy),
+	    .zerocopy = zerocopy });
 	if ((end = relay_write(&r, head, len)) == RELAY_EOF)
 		end = relay_run(&r);
 	if (end != RELAY_EOF)

@@ -143,8 +143,7 @@ copy_inputs(struct relay *relay, struct input *in, const struct options *opts,
 	uint64_t before;
 
 	for (;;) {
-		relay->in = in->fd;
-		relay->part = *next - 1;
+		relay_next_input(relay, in->fd, *next - 1);
 		*in_name = opts->decompress ? in->decompressor_name : in->name;
 		end = relay_run(relay);
 		if (relay_reached(relay) ||
@@ -174,7 +173,7 @@ input_sizes(struct input *in, const struct options *opts)
 	if (opts->nfiles > 1 && opts->size < 0)
 		in->size = input_total(opts, &in->size_known);
 	/* a file's length is in bytes; only -l (or -z's position) is lines */
-	if (opts->records != -1 && opts->size < 0 && in->source == -1) {
+	if (opts->separator != -1 && opts->size < 0 && in->source == -1) {
 		in->size = 0;
 		in->size_known = false;
 	}
@@ -210,6 +209,7 @@ struct run {
 	int		 out;		/* stdout, or the pipe to cmd */
 	const char	*in_name;
 	const char	*out_name;
+	int		 error;		/* the errno of a failed end */
 	int		 cmd_status;
 	int		 source_status;	/* -z's decompressor, or 0 */
 	bool		 failed;	/* several -f: one could not be read */
@@ -221,19 +221,19 @@ static void
 relay_setup(struct relay *r, const struct options *opts, int in, int out,
     struct display *display)
 {
-	relay_init(r, in, out, buffer_size(opts, in, out), !opts->no_splice);
-	if (opts->stop_at_size)
-		r->stop_at = (uint64_t)opts->size;
-	r->skip_errors = opts->skip_errors;
-	r->separator = opts->records;
-	if (opts->rate_limit > 0)
-		relay_set_limit(r, (double)opts->rate_limit,
-		    opts->rate_in_bytes);
-	if (opts->sync)
-		writeback_init(&r->writeback, out);
-	r->timed = opts->stats;
-	r->service = display_service;
-	r->ctx = display;
+	relay_init(r, in, out, &(struct relay_config){
+	    .bufsize = buffer_size(opts, in, out),
+	    .zerocopy = !opts->no_splice,
+	    .stop_at = opts->stop_at_size ? (uint64_t)opts->size : 0,
+	    .lines = opts->separator != -1,
+	    .separator = (unsigned char)opts->separator,
+	    .skip_errors = opts->skip_errors,
+	    .sync = opts->sync,
+	    .timed = opts->stats,
+	    .limit = (double)opts->rate_limit,
+	    .limit_in_bytes = opts->rate_in_bytes,
+	    .service = display_service,
+	    .ctx = display });
 }
 
 /*
@@ -246,9 +246,9 @@ end_output(struct run *run, struct relay *r, struct display *display)
 {
 	if (run->end == RELAY_EOF && r->writeback.fd != -1) {
 		display_flushing(display);
-		if (writeback_finish(&r->writeback) == -1) {
+		if (relay_flush(r) == -1) {
 			run->end = RELAY_WRITE_ERROR;
-			r->error = errno;
+			run->error = errno;
 		}
 	}
 	/* cmd's output at its end of input starts on a clean line */
@@ -257,7 +257,7 @@ end_output(struct run *run, struct relay *r, struct display *display)
 	display_output_ends(display);
 	if (close(run->out) == -1 && run->end == RELAY_EOF && errno != EINTR) {
 		run->end = errno == EPIPE ? RELAY_BROKEN_PIPE : RELAY_WRITE_ERROR;
-		r->error = errno;
+		run->error = errno;
 	}
 }
 
@@ -316,7 +316,7 @@ outcome_of(const struct run *run, const struct relay *r)
 
 /* tach's exit: the relay's error named, or a child's status, or 0 or 1. */
 static int
-exit_of(const struct run *run, const struct relay *r, bool skipped)
+exit_of(const struct run *run, bool skipped)
 {
 	switch (run->end) {
 	case RELAY_EOF:
@@ -329,11 +329,11 @@ exit_of(const struct run *run, const struct relay *r, bool skipped)
 			return exit_status(run->cmd_status);
 		broken_pipe(run->out_name);
 	case RELAY_READ_ERROR:
-		errc(1, r->error, "reading %s", text_safe(run->in_name));
+		errc(1, run->error, "reading %s", text_safe(run->in_name));
 	case RELAY_WRITE_ERROR:
-		errc(1, r->error, "writing %s", text_safe(run->out_name));
+		errc(1, run->error, "writing %s", text_safe(run->out_name));
 	case RELAY_MOVE_ERROR:
-		errc(1, r->error, "splicing %s to %s", text_safe(run->in_name),
+		errc(1, run->error, "splicing %s to %s", text_safe(run->in_name),
 		    text_safe(run->out_name));
 	}
 	if (signals_fatal() != 0)
@@ -391,6 +391,7 @@ main(int argc, char *argv[])
 	run.end = copy_inputs(&relay, &in, &opts, &display, &next, &run.failed,
 	    &run.in_name);
 	run.at_size = relay_reached(&relay);
+	run.error = relay.error;
 	/* nothing is left to change: a late -R says so at once */
 	control_close();
 	relay_free(&relay);
@@ -399,5 +400,5 @@ main(int argc, char *argv[])
 	display_finish(&display, outcome_of(&run, &relay));
 	skipped = report_skipped(&relay, &opts);
 	options_free(&opts);
-	return exit_of(&run, &relay, skipped);
+	return exit_of(&run, skipped);
 }

@@ -422,8 +422,8 @@ not_taken(const struct options *opts, bool remote)
 		{ opts->sync, "-Y", false, false },
 		{ opts->wait, "-W", false, false },
 		{ opts->cursor, "-c", false, false },
-		{ opts->records == '\n', "--line-mode", false, false },
-		{ opts->records == '\0', "-0", false, false },
+		{ opts->separator == '\n', "--line-mode", false, false },
+		{ opts->separator == '\0', "-0", false, false },
 		{ opts->no_splice, "--no-splice", false, false },
 		{ opts->watching, "-d", true, false },
 		{ opts->numeric, "-n", true, false },
@@ -575,10 +575,10 @@ flag_option(struct options *opts, int ch)
 	case 'W': opts->wait = true; break;
 	case 'Y': opts->sync = true; break;
 	case 'z': opts->decompress = true; break;
-	case '0': opts->records = '\0'; break;
+	case '0': opts->separator = '\0'; break;
 	case OPT_LINE_MODE:
-		if (opts->records == -1)
-			opts->records = '\n';
+		if (opts->separator == -1)
+			opts->separator = '\n';
 		break;
 	case OPT_FORCE: opts->force = true; break;
 	case OPT_NO_SPLICE: opts->no_splice = true; break;
@@ -696,9 +696,9 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 		snprintf(msg, msglen, "-S needs the length to stop at: -l");
 		return OPTIONS_BAD;
 	}
-	if (opts->bits && opts->records != -1) {
+	if (opts->bits && opts->separator != -1) {
 		snprintf(msg, msglen, "-8 shows bytes as bits: not with %s",
-		    opts->records == '\n' ? "--line-mode" : "-0");
+		    opts->separator == '\n' ? "--line-mode" : "-0");
 		return OPTIONS_BAD;
 	}
 	if (opts->numeric && opts->json) {
@@ -735,7 +735,7 @@ options_init(struct options *opts, char *argv[])
 
 	memset(opts, 0, sizeof(*opts));
 	opts->size = -1;
-	opts->records = -1;
+	opts->separator = -1;
 	opts->interval = 0.2;
 	opts->watch_fd = -1;
 	base = base != NULL ? base + 1 : argv[0];

@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "tach/pace.h"
-#include "relay_tier.h"
+#include "tier.h"
 
 static bool
 unsupported(int error)
@@ -131,11 +131,11 @@ wait_for_side(struct relay *r, enum relay_end *end)
 	};
 
 	if (poll(pfd, 2, 0) == -1)
-		return relay_wait(r, true, true, end);
+		return tier_wait(r, true, true, end);
 	if (pfd[0].revents == 0)
-		return relay_wait(r, true, false, end);
+		return tier_wait(r, true, false, end);
 	if (pfd[1].revents == 0)
-		return relay_wait(r, false, true, end);
+		return tier_wait(r, false, true, end);
 	return true;		/* both ready by now: try again */
 }
 
@@ -152,7 +152,7 @@ moved(struct relay *r, ssize_t n, const unsigned char *data, enum side side,
     struct paced *paced, enum relay_end *end)
 {
 	if (n > 0) {
-		if (!relay_count(r, data, (size_t)n, end))
+		if (!tier_count(r, data, (size_t)n, end))
 			return -1;
 		let_fill(r, paced, (size_t)n);
 		return 1;
@@ -164,7 +164,7 @@ moved(struct relay *r, ssize_t n, const unsigned char *data, enum side side,
 	if (errno == EAGAIN)
 		return wait_for_side(r, end) ? 1 : -1;
 	if (errno == EINTR)
-		return relay_retry(r, errno, true, end);
+		return tier_retry(r, errno, true, end);
 	if (errno == EPIPE) {
 		*end = RELAY_BROKEN_PIPE;
 		return -1;
@@ -288,7 +288,7 @@ look(struct relay *r, struct hold *h, size_t len, enum relay_end *end)
 		if (n == 0 || unsupported(errno) ||
 		    (r->skip_errors && errno != EINTR && errno != EAGAIN))
 			return 0;	/* read/write meets it again */
-		if ((go = relay_retry(r, errno, true, end)) == -1)
+		if ((go = tier_retry(r, errno, true, end)) == -1)
 			return -1;
 		if (go == 0) {
 			r->error = errno;
@@ -332,7 +332,7 @@ lines_run(struct relay *r, struct paced *paced, enum relay_end *end)
 		return false;
 	while (go == 1) {
 		if (h.at == h.ahead) {
-			if ((len = relay_chunk(r, end)) == 0) {
+			if ((len = tier_chunk(r, end)) == 0) {
 				go = -1;
 				break;
 			}
@@ -340,13 +340,13 @@ lines_run(struct relay *r, struct paced *paced, enum relay_end *end)
 			    end)) != 1)
 				break;
 			/* -L and -S cut at a record: the rest waits its turn */
-			h.ahead = h.at + relay_records_allowed(r, r->buf + h.at,
+			h.ahead = h.at + tier_records_allowed(r, r->buf + h.at,
 			    h.looked - h.at, true);
 		}
 		n = splice(h.pipe[0], NULL, r->out, NULL, h.ahead - h.at,
 		    SPLICE_F_MOVE | (r->timed ? SPLICE_F_NONBLOCK : 0));
 		if (n == -1 && errno == EAGAIN) {
-			go = relay_wait(r, false, true, end) ? 1 : -1;
+			go = tier_wait(r, false, true, end) ? 1 : -1;
 			continue;
 		}
 		go = moved(r, n, r->buf + h.at, SIDE_WRITE, paced, end);
@@ -372,7 +372,7 @@ move(const struct relay *r, bool files, size_t len)
 	    SPLICE_F_MOVE | (r->timed ? SPLICE_F_NONBLOCK : 0));
 }
 
-bool
+static bool
 zerocopy_run(struct relay *r, enum relay_end *end)
 {
 	struct stat in, out;
@@ -382,7 +382,8 @@ zerocopy_run(struct relay *r, enum relay_end *end)
 	int go, flags;
 	bool files;
 
-	if (fstat(r->in, &in) == -1 || fstat(r->out, &out) == -1)
+	if (!r->zerocopy || fstat(r->in, &in) == -1 ||
+	    fstat(r->out, &out) == -1)
 		return false;
 	flags = fcntl(r->out, F_GETFL);
 	files = S_ISREG(in.st_mode) && S_ISREG(out.st_mode) && flags != -1 &&
@@ -398,7 +399,7 @@ zerocopy_run(struct relay *r, enum relay_end *end)
 	if (r->separator != -1)
 		return lines_run(r, S_ISFIFO(in.st_mode) ? &paced : NULL, end);
 	do {
-		if ((len = relay_chunk(r, end)) == 0) {
+		if ((len = tier_chunk(r, end)) == 0) {
 			go = -1;
 			break;
 		}
@@ -409,3 +410,5 @@ zerocopy_run(struct relay *r, enum relay_end *end)
 	} while (go == 1);
 	return go == -1;
 }
+
+const struct tier zerocopy_tier = { "zero-copy", zerocopy_run };

@@ -37,7 +37,7 @@ struct options {
 	bool		  wait;		/* -W: draw from the first byte */
 	bool		  skip_errors;	/* -E: zeros for unreadable blocks */
 	bool		  sync;		/* -Y: bound the output's dirty pages */
-	int		  records;	/* --line-mode: '\n' or '\0'; else -1 */
+	int		  separator;	/* --line-mode: '\n' or '\0'; else -1 */
 	double		  delay;	/* -D: seconds before the first draw */
 	bool		  cursor;	/* -c: one line per instance */
 	bool		  as_progress;	/* invoked as progress(1) */

@@ -68,10 +68,33 @@ struct relay {
 	void		*ctx;
 };
 
+/* What a transfer is asked to do; zeroed, a plain copy. */
+struct relay_config {
+	size_t		 bufsize;	/* 0 counts as 1; at most _MAX */
+	bool		 zerocopy;	/* false with --no-splice */
+	uint64_t	 stop_at;	/* -S, or 0 */
+	bool		 lines;		/* --line-mode */
+	unsigned char	 separator;	/* --line-mode: '\n' or '\0' */
+	bool		 skip_errors;	/* -E */
+	bool		 sync;		/* -Y */
+	bool		 timed;		/* --stats */
+	double		 limit;		/* -L, or 0 */
+	bool		 limit_in_bytes; /* -L in bytes in line mode */
+	bool		(*service)(void *ctx);	/* as struct relay's */
+	void		*ctx;
+};
+
 size_t		relay_default_bufsize(int in, int out, bool zerocopy);
-/* A bufsize of 0 counts as 1; above RELAY_BUFSIZE_MAX, as that. */
-void		relay_init(struct relay *r, int in, int out, size_t bufsize,
-		    bool zerocopy);
+/*
+ * The relay for the config, its buffer taken now: a copy must not fail
+ * for want of memory after it has moved every byte.
+ */
+void		relay_init(struct relay *r, int in, int out,
+		    const struct relay_config *config);
+/* Several -f: the next input, part of them (from 0), goes on the count. */
+void		relay_next_input(struct relay *r, int in, size_t part);
+/* -Y's last flush, when all is written: 0, or -1 with errno set. */
+int		relay_flush(struct relay *r);
 enum relay_end	relay_run(struct relay *r);
 /* ^Z stopped tach for seconds: under -L they earn no burst. */
 void		relay_suspended(struct relay *r, double seconds);

@@ -49,8 +49,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    (opts.stop_at_size && opts.size <= 0) ||
 	    (opts.as_progress && opts.cmd == NULL) ||
 	    opts.nfiles > (size_t)argc || (opts.as_progress && opts.nfiles > 1) ||
-	    (opts.records != -1 && opts.records != '\n' &&
-	    opts.records != '\0')))
+	    (opts.separator != -1 && opts.separator != '\n' &&
+	    opts.separator != '\0')))
 		abort();
 	/* as progress, nothing but progress(1)'s options can be set */
 	if (r == OPTIONS_RUN && opts.as_progress && (opts.quiet ||
@@ -59,7 +59,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    opts.rate_limit != 0 || opts.width != 0 || opts.interval != 0.2 ||
 	    opts.delay != 0 || opts.stop_at_size || opts.wait ||
 	    opts.skip_errors || opts.sync || opts.no_splice ||
-	    opts.records != -1 || opts.watch_pid != 0))
+	    opts.separator != -1 || opts.watch_pid != 0))
 		abort();
 	options_free(&opts);
 	free(text);

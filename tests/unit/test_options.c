@@ -243,16 +243,16 @@ line_mode_and_sync(void **state)
 {
 	(void)state;
 	assert_int_equal(parse("tach", NULL), OPTIONS_RUN);
-	assert_int_equal(opts.records, -1);
+	assert_int_equal(opts.separator, -1);
 	assert_false(opts.sync);
 	assert_int_equal(parse("tach", "--line-mode", "-Y", NULL), OPTIONS_RUN);
-	assert_int_equal(opts.records, '\n');
+	assert_int_equal(opts.separator, '\n');
 	assert_true(opts.sync);
 	assert_int_equal(parse("tach", "-0", NULL), OPTIONS_RUN);
-	assert_int_equal(opts.records, '\0');
+	assert_int_equal(opts.separator, '\0');
 	assert_int_equal(parse("tach", "--null", "--line-mode", "--sync", NULL),
 	    OPTIONS_RUN);
-	assert_int_equal(opts.records, '\0');	/* --null wins either way */
+	assert_int_equal(opts.separator, '\0');	/* --null wins either way */
 	assert_true(opts.sync);
 	assert_int_equal(parse("tach", "--line-mode", "-S", "-l", "10", NULL),
 	    OPTIONS_RUN);

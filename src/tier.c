@@ -1,0 +1,248 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * What every tier of the transfer engine shares (tier.h): the pace of -L
+ * and the stop of -S, counting what moved, and the answers to EINTR and
+ * EAGAIN.  No tier calls another, or relay.c.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tach/clock.h"
+#include "tach/records.h"
+#include "tach/signals.h"
+#include "tier.h"
+
+bool
+tier_serviced(struct relay *r)
+{
+	if (!signal_pending || r->service == NULL)
+		return true;
+	return r->service(r->ctx);
+}
+
+bool
+tier_count(struct relay *r, const unsigned char *data, size_t n,
+    enum relay_end *end)
+{
+	size_t all;
+
+	r->bytes += n;
+	if (r->separator != -1 && data != NULL)
+		r->records += records_count(data, n,
+		    (unsigned char)r->separator, UINT64_MAX, &all);
+	if (writeback_step(&r->writeback, r->bytes) == -1) {
+		r->error = errno;
+		*end = RELAY_WRITE_ERROR;
+		return false;
+	}
+	if (!tier_serviced(r)) {
+		*end = RELAY_STOPPED;
+		return false;
+	}
+	return true;
+}
+
+bool
+tier_reached(const struct relay *r)
+{
+	return r->stop_at > 0 &&
+	    (r->separator == -1 ? r->bytes : r->records) >= r->stop_at;
+}
+
+/* -L in records: a step's worth, 50 ms at the limit, at least one. */
+static uint64_t
+records_step(const struct relay *r)
+{
+	return r->limit >= 20 ? (uint64_t)(r->limit / 20) : 1;
+}
+
+size_t
+tier_records_allowed(const struct relay *r, const unsigned char *data,
+    size_t n, bool paced)
+{
+	uint64_t most = UINT64_MAX;
+	size_t used = n;
+
+	if (r->separator == -1)
+		return n;
+	if (r->stop_at > r->records)
+		most = r->stop_at - r->records;
+	if (paced && r->limit_records && r->limit > 0 &&
+	    records_step(r) < most)
+		most = records_step(r);
+	if (most != UINT64_MAX)
+		(void)records_count(data, n, (unsigned char)r->separator,
+		    most, &used);
+	return used;
+}
+
+uint64_t
+tier_limit_count(const struct relay *r)
+{
+	return r->limit_records ? r->records : r->bytes;
+}
+
+/*
+ * With -S, no call moves past the size to stop at, and reaching it ends
+ * the transfer.  With -L, a call may move the bytes it is due: tach
+ * sleeps until the bytes so far are paid for at the limit, then moves at
+ * most 50 ms' worth, so zero-copy calls stay zero-copy, only shorter.  A
+ * slow source does not bank more than half a second of credit for a burst
+ * later; time stopped by ^Z banks none.
+ */
+size_t
+tier_chunk(struct relay *r, enum relay_end *end)
+{
+	double now, due, step;
+	struct timespec ts;
+	size_t most = r->bufsize, chunk;	/* relay_init: at least 1 */
+
+	*end = RELAY_EOF;	/* what a 0 means, unless a signal stops it */
+	if (tier_reached(r))
+		return 0;
+	/* in line mode the tiers cut at the record */
+	if (r->stop_at > 0 && r->separator == -1 &&
+	    most > r->stop_at - r->bytes)
+		most = (size_t)(r->stop_at - r->bytes);
+	if (r->limit <= 0)
+		return most;
+	/*
+	 * In records, as many bytes as a step's records took so far (a page
+	 * before any): each tier then cuts at the step's last one.
+	 */
+	step = r->limit / 20;
+	if (r->limit_records)
+		step = (double)records_step(r) * (r->records > 0 ?
+		    (double)r->bytes / (double)r->records : 4096);
+	chunk = step < 1 ? 1 : step >= (double)most ? most : (size_t)step;
+	for (;;) {
+		now = clock_now();
+		if (r->limit_from == 0)
+			r->limit_from = now;
+		/* time spent stopped earns no credit for a burst */
+		r->limit_from += r->limit_stopped;
+		r->limit_stopped = 0;
+		due = r->limit_from + (double)tier_limit_count(r) / r->limit;
+		if (now - due > 0.5)
+			r->limit_from += now - due - 0.5;
+		if (due <= now)
+			return chunk;
+		ts.tv_sec = (time_t)(due - now);
+		ts.tv_nsec = (long)((due - now - (double)ts.tv_sec) * 1e9);
+		if (nanosleep(&ts, NULL) == -1 && !tier_serviced(r)) {
+			*end = RELAY_STOPPED;
+			return 0;
+		}
+	}
+}
+
+/*
+ * Waits until each named side has been ready once: a descriptor inherited
+ * with O_NONBLOCK answered EAGAIN, and spinning on it would burn a core.
+ * A signal cuts the wait short so the main loop can run.  Returns false,
+ * with *end set, when the transfer must end.
+ */
+bool
+tier_wait(struct relay *r, bool input, bool output, enum relay_end *end)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = input ? r->in : -1, .events = POLLIN },
+		{ .fd = output ? r->out : -1, .events = POLLOUT },
+	};
+	double since = r->timed ? clock_now() : 0;
+
+	while (pfd[0].fd != -1 || pfd[1].fd != -1) {
+		if (poll(pfd, 2, -1) == -1) {
+			if (errno == EINTR || errno == EAGAIN) {
+				if (!tier_serviced(r)) {
+					*end = RELAY_STOPPED;
+					return false;
+				}
+				continue;
+			}
+			r->error = errno;
+			*end = input ? RELAY_READ_ERROR : RELAY_WRITE_ERROR;
+			return false;
+		}
+		for (int i = 0; i < 2; i++)
+			if (pfd[i].revents != 0)
+				pfd[i].fd = -1;
+	}
+	if (r->timed) {
+		/* a wait on both sides is charged to the input */
+		if (input)
+			r->wait_in += clock_now() - since;
+		else
+			r->wait_out += clock_now() - since;
+	}
+	return true;
+}
+
+int
+tier_retry(struct relay *r, int error, bool input, enum relay_end *end)
+{
+	if (error == EINTR) {
+		if (tier_serviced(r))
+			return 1;
+		*end = RELAY_STOPPED;
+		return -1;
+	}
+	if (error == EAGAIN || error == EWOULDBLOCK)
+		return tier_wait(r, input, !input, end) ? 1 : -1;
+	return 0;
+}
+
+/*
+ * read(2) or write(2), timed for --stats.  Only a call that had to block
+ * is waiting: one whose descriptor was not ready just before.  Reading a
+ * file from the page cache is work, not waiting.
+ */
+ssize_t
+tier_transfer(struct relay *r, bool input, void *buf, size_t len)
+{
+	struct pollfd pfd = { .fd = input ? r->in : r->out,
+	    .events = input ? POLLIN : POLLOUT };
+	bool blocks = r->timed && poll(&pfd, 1, 0) == 0;
+	double since = blocks ? clock_now() : 0;
+	ssize_t n = input ? read(r->in, buf, len) : write(r->out, buf, len);
+
+	if (blocks)
+		*(input ? &r->wait_in : &r->wait_out) += clock_now() - since;
+	return n;
+}
+
+enum relay_end
+tier_write(struct relay *r, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	enum relay_end end;
+	ssize_t n;
+
+	while (len > 0) {
+		n = tier_transfer(r, false, (void *)p, len);
+		if (n > 0) {
+			if (!tier_count(r, p, (size_t)n, &end))
+				return end;
+			p += n;
+			len -= (size_t)n;
+			continue;
+		}
+		if (n == 0)
+			errno = ENOSPC;		/* as gnulib's full_write */
+		switch (tier_retry(r, errno, false, &end)) {
+		case 1:
+			continue;
+		case -1:
+			return end;
+		}
+		if (errno == EPIPE)
+			return RELAY_BROKEN_PIPE;
+		r->error = errno;
+		return RELAY_WRITE_ERROR;
+	}
+	return RELAY_EOF;
+}

@@ -1,0 +1,81 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * Private to the transfer engine: the tier interface.  A tier is one way
+ * of moving bytes (copy.c's read/write loop, zerocopy_linux.c's splice
+ * and copy_file_range); relay_run tries each in turn until one finishes
+ * the transfer.  Tiers share only tier.c's helpers: none calls relay.c or
+ * another tier.  Nothing outside the engine includes this.
+ */
+#ifndef TACH_TIER_H
+#define TACH_TIER_H
+
+#include <sys/types.h>
+
+#include "config.h"
+#include "tach/relay.h"
+
+struct tier {
+	const char	*name;
+	/*
+	 * Moves from r->in to r->out until the transfer ends, with *end
+	 * saying how, and returns true; or returns false, having moved
+	 * nothing it has not counted, for the next tier to go on.  Bytes it
+	 * read and could not write are left at the head of r->buf, r->held
+	 * of them, for the next tier to write first.
+	 */
+	bool		(*run)(struct relay *r, enum relay_end *end);
+};
+
+#if TACH_USE_ZEROCOPY
+extern const struct tier zerocopy_tier;
+#endif
+extern const struct tier copy_tier;
+
+/*
+ * Bytes the next call may move (paced by -L, bounded by -S); 0 to stop,
+ * with *end saying why (RELAY_EOF: -S reached).  *end is always written.
+ */
+size_t		tier_chunk(struct relay *r, enum relay_end *end);
+/* -S: the bytes (records, in line mode) to stop at have been written. */
+bool		tier_reached(const struct relay *r);
+/* What -L counts: records in line mode (unless asked in bytes), else bytes. */
+uint64_t	tier_limit_count(const struct relay *r);
+/* Lets the main loop act on signals; false means stop. */
+bool		tier_serviced(struct relay *r);
+/*
+ * n more bytes were written: counts them (and in line mode the records
+ * in data, which is NULL outside it), keeps -Y's unwritten pages
+ * bounded, and services signals.  False, with *end set, to stop.
+ */
+bool		tier_count(struct relay *r, const unsigned char *data, size_t n,
+		    enum relay_end *end);
+/*
+ * Line mode with -S: of the n bytes in data, how many may move without
+ * passing the record to stop at; paced (a tier that can leave the rest
+ * where it lies, or hold it), with -L in records too, no more than one
+ * step's.
+ */
+size_t		tier_records_allowed(const struct relay *r,
+		    const unsigned char *data, size_t n, bool paced);
+/*
+ * Waits until each named side has been ready once; false, with *end set,
+ * when the transfer must end.
+ */
+bool		tier_wait(struct relay *r, bool input, bool output,
+		    enum relay_end *end);
+/*
+ * A call failed with error.  EINTR services signals, EAGAIN (EWOULDBLOCK)
+ * waits for the named side.  Returns 1 to try the call again, -1 to stop
+ * (*end set), 0 when error is some other error, for the caller to judge.
+ */
+int		tier_retry(struct relay *r, int error, bool input,
+		    enum relay_end *end);
+/* read(2) from r->in or write(2) to r->out, its wait timed for --stats. */
+ssize_t		tier_transfer(struct relay *r, bool input, void *buf,
+		    size_t len);
+/* Writes all of data, counting it: RELAY_EOF when done, else the end. */
+enum relay_end	tier_write(struct relay *r, const void *data, size_t len);
+
+#endif
