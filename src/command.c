@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -18,15 +17,16 @@
 #include "tach/command.h"
 #include "tach/signals.h"
 #include "tach/text.h"
+#include "tach/report.h"
 
 void
 command_pipe(int fds[2])
 {
 	if (pipe(fds) == -1)
-		err(1, "pipe");
+		report_err(1, "pipe");
 	if (fcntl(fds[0], F_SETFD, FD_CLOEXEC) == -1 ||
 	    fcntl(fds[1], F_SETFD, FD_CLOEXEC) == -1)
-		err(1, "pipe");
+		report_err(1, "pipe");
 }
 
 /*
@@ -67,7 +67,7 @@ command_spawn(char *const argv[], int in, int out)
 	/* The child writes errno here if exec fails; exec closes it. */
 	command_pipe(report);
 	if ((pid = fork()) == -1)
-		err(1, "fork");
+		report_err(1, "fork");
 	if (pid == 0) {
 		signals_reset_child();
 		close(report[0]);
@@ -96,7 +96,7 @@ command_wait(pid_t pid)
 
 	while (waitpid(pid, &status, 0) == -1) {
 		if (errno != EINTR)
-			err(1, "waitpid");
+			report_err(1, "waitpid");
 	}
 	return status;
 }
@@ -118,13 +118,13 @@ command_failed(const char *name, int error)
 	 */
 	if (error == ENOENT && stat(name, &sb) == 0 && S_ISREG(sb.st_mode) &&
 	    access(name, X_OK) == -1)
-		errx(command_spawn_status(error), "%s: taken as a command, and "
+		report_errx(command_spawn_status(error), "%s: taken as a command, and "
 		    "no command of that name was found; to read the file use "
 		    "-f %s", text_safe(name), text_safe(name));
 	if (error == EACCES && stat(name, &sb) == 0 && S_ISREG(sb.st_mode) &&
 	    access(name, X_OK) == -1)
-		errx(command_spawn_status(error), "%s: taken as a command, and "
+		report_errx(command_spawn_status(error), "%s: taken as a command, and "
 		    "it is not executable; to read the file use -f %s",
 		    text_safe(name), text_safe(name));
-	errc(command_spawn_status(error), error, "%s", text_safe(name));
+	report_errc(command_spawn_status(error), error, "%s", text_safe(name));
 }

@@ -13,7 +13,6 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 
-#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -28,6 +27,7 @@
 #include "tach/render.h"
 #include "tach/signals.h"
 #include "tach/text.h"
+#include "tach/report.h"
 
 #define REQUEST_MAX	8192
 #define ANSWER_MAX	256
@@ -237,7 +237,7 @@ take_record(struct control_change *c, const char *rec, char *msg,
 		    &c->format;
 		free(*text);
 		if ((*text = strdup(v)) == NULL)
-			err(1, "-R");
+			report_err(1, "-R");
 		return true;
 	case 'i':
 		x = strtod(v, &end);
@@ -370,31 +370,31 @@ control_send(const struct options *opts)
 	if (opts->format != NULL)
 		fits &= add_record(req, &len, sizeof(req), 'F', opts->format);
 	if (!fits)
-		errx(1, "-R %ld: the name, prefix and format are too long", pid);
+		report_errx(1, "-R %ld: the name, prefix and format are too long", pid);
 	if (!socket_name((pid_t)pid, &sun, &sunlen, false, msg, sizeof(msg)))
-		errx(1, "-R %ld: %s", pid, msg);
+		report_errx(1, "-R %ld: %s", pid, msg);
 	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
-		err(1, "-R %ld", pid);
+		report_err(1, "-R %ld", pid);
 	if (connect(fd, (struct sockaddr *)&sun, sunlen) == -1) {
 		if (errno == ENOENT || errno == ECONNREFUSED)
-			errx(1, "-R %ld: no copy of this user's with that PID "
+			report_errx(1, "-R %ld: no copy of this user's with that PID "
 			    "is listening (it has ended, or watches with -d)",
 			    pid);
-		err(1, "-R %ld", pid);
+		report_err(1, "-R %ld", pid);
 	}
 	/* an abstract name can be taken by anyone: it must be this user's */
 	if (same_user(fd) == -1)
-		errx(1, "-R %ld: the socket is not this user's copy's: "
+		report_errx(1, "-R %ld: the socket is not this user's copy's: "
 		    "nothing sent", pid);
 	if (write(fd, req, len) != (ssize_t)len ||
 	    shutdown(fd, SHUT_WR) == -1)
-		err(1, "-R %ld", pid);
+		report_err(1, "-R %ld", pid);
 	/* a copy stopped by ^Z answers when it is continued */
 	if (read_whole(fd, msg, sizeof(msg), 10) <= 0)
-		errx(1, "-R %ld: no answer: the copy ended or is stopped", pid);
+		report_errx(1, "-R %ld: no answer: the copy ended or is stopped", pid);
 	close(fd);
 	msg[strcspn(msg, "\n")] = '\0';
 	if (strcmp(msg, "ok") != 0)
-		errx(1, "-R %ld: refused: %s", pid, text_safe(msg));
+		report_errx(1, "-R %ld: refused: %s", pid, text_safe(msg));
 	return 0;
 }

@@ -9,7 +9,6 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 
-#include <err.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 #endif
 
 #include "tier.h"
+#include "tach/report.h"
 
 /* The smallest piece a read can fail in: the disk's logical block. */
 static size_t
@@ -51,7 +51,7 @@ note_skipped(struct relay *r, uint64_t at, size_t len)
 		return;
 	}
 	if ((s = realloc(r->skipped, (r->nskipped + 1) * sizeof(*s))) == NULL)
-		err(1, "skipped ranges");
+		report_err(1, "skipped ranges");
 	r->skipped = s;
 	r->skipped[r->nskipped++] = (struct relay_skip){ r->part, at, len };
 }

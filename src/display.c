@@ -21,6 +21,7 @@
 #include "tach/render.h"
 #include "tach/signals.h"
 #include "tach/text.h"
+#include "tach/report.h"
 
 static const char *const outcomes[] = {
 	[DISPLAY_COMPLETE] = "complete",
@@ -141,7 +142,8 @@ reader_started(struct display *d, bool final)
  * closing one with its outcome.
  */
 static double
-emit(struct display *d, bool final, enum display_outcome outcome)
+emit(struct display *d, bool final, enum display_outcome outcome,
+    const char *reason)
 {
 	struct report_line l;
 	char note[32];
@@ -153,6 +155,7 @@ emit(struct display *d, bool final, enum display_outcome outcome)
 	t = transfer_clock(d);
 	state_at(d, t, final, &l, note, sizeof(note));
 	l.result = outcomes[outcome];
+	l.reason = reason;
 	if (d->stats)
 		stats_interval(&d->rates, d->interval, t, l.state.bytes, final);
 	if (t < d->delay)
@@ -210,7 +213,7 @@ report_now(struct display *d)
 		snprintf(elapsed, sizeof(elapsed), "%.3f s", t);
 	else
 		render_duration(t, elapsed, sizeof(elapsed));
-	report_message("%s%s%s%llu bytes (%s) in %s, %s/s",
+	report_warnx("%s%s%s%llu bytes (%s) in %s, %s/s",
 	    whose(d) != NULL ? whose(d) : "", whose(d) != NULL ? ": " : "",
 	    lines, (unsigned long long)bytes, amount, elapsed, rate);
 }
@@ -276,14 +279,14 @@ display_start(struct display *d, const struct options *opts,
 		report_pin(&d->out);
 	signals_timer(d->interval);
 	d->ticking = true;
-	(void)emit(d, false, DISPLAY_COMPLETE);
+	(void)emit(d, false, DISPLAY_COMPLETE, NULL);
 }
 
 void
 display_flushing(struct display *d)
 {
 	d->flushing = true;
-	(void)emit(d, false, DISPLAY_COMPLETE);
+	(void)emit(d, false, DISPLAY_COMPLETE, NULL);
 }
 
 void
@@ -356,7 +359,7 @@ display_service(void *ctx)
 		bits &= ~SIGNAL_CONTROL;
 	if (bits & (SIGNAL_TICK | SIGNAL_WINCH | SIGNAL_CONT |
 	    SIGNAL_CONTROL))
-		(void)emit(d, false, DISPLAY_COMPLETE);
+		(void)emit(d, false, DISPLAY_COMPLETE, NULL);
 	return true;
 }
 
@@ -370,21 +373,22 @@ print_stats(struct display *d, double t)
 	if (d->lines)
 		report_moved(name, r->records, RENDER_LINES, t, NULL);
 	report_rates(name, &d->rates, d->interval, d->unit);
-	fprintf(stderr, "%s: %s%sinput-wait %d%%, output-wait %d%%\n",
-	    getprogname(), name != NULL ? name : "", name != NULL ? ": " : "",
+	report_warnx("%s%sinput-wait %d%%, output-wait %d%%",
+	    name != NULL ? name : "", name != NULL ? ": " : "",
 	    t > 0 ? (int)(100 * r->wait_in / t + 0.5) : 0,
 	    t > 0 ? (int)(100 * r->wait_out / t + 0.5) : 0);
 }
 
 void
-display_finish(struct display *d, enum display_outcome outcome)
+display_finish(struct display *d, enum display_outcome outcome,
+    const char *reason)
 {
 	double t;
 
 	report_closing(&d->out);
 	d->ticking = false;
 	d->flushing = false;
-	t = emit(d, true, outcome);
+	t = emit(d, true, outcome, reason);
 	report_end(&d->out);
 	signals_timer(0);
 	if (d->stats)

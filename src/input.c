@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -111,7 +110,7 @@ start_feeder(int from, const unsigned char *head, size_t len, int feed[2],
 	pid_t pid;
 
 	if ((pid = fork()) == -1)
-		err(1, "fork");
+		report_err(1, "fork");
 	if (pid != 0)
 		return pid;
 	signals_reset_child();
@@ -126,18 +125,16 @@ start_feeder(int from, const unsigned char *head, size_t len, int feed[2],
 	    .zerocopy = zerocopy });
 	if ((end = relay_write(&r, head, len)) == RELAY_EOF)
 		end = relay_run(&r);
-	if (end != RELAY_EOF)
-		report_break();
 	switch (end) {
 	case RELAY_EOF:
 		_exit(0);
 	case RELAY_READ_ERROR:
-		errc(1, r.error, "reading %s", text_safe(in->name));
+		report_errc(1, r.error, "reading %s", text_safe(in->name));
 	case RELAY_BROKEN_PIPE:		/* SIGPIPE was ignored */
-		errx(1, "%s stopped reading %s before its end",
+		report_errx(1, "%s stopped reading %s before its end",
 		    in->decompressor_name, text_safe(in->name));
 	default:
-		errc(1, r.error, "copying %s into %s", text_safe(in->name),
+		report_errc(1, r.error, "copying %s into %s", text_safe(in->name),
 		    in->decompressor_name);
 	}
 }
@@ -158,8 +155,7 @@ start_decompressor(struct input *in, const struct options *opts)
 	if (len == -1) {
 		if (signals_fatal() != 0)
 			signals_die(signals_fatal());
-		report_break();
-		err(1, "reading %s", text_safe(in->name));
+		report_err(1, "reading %s", text_safe(in->name));
 	}
 	in->decompressor_name = argv[0] = (char *)magic_tool(head,
 	    (size_t)len);
@@ -189,8 +185,7 @@ start_decompressor(struct input *in, const struct options *opts)
 		int error = errno;
 
 		input_close(in, true);
-		report_break();
-		errc(1, error, "%s (needed for -z)", argv[0]);
+		report_errc(1, error, "%s (needed for -z)", argv[0]);
 	}
 }
 
@@ -237,19 +232,17 @@ input_open(struct input *in, const struct options *opts, const char *file)
 			;
 		if (in->fd == -1) {
 			error = errno;
-			report_break();
 			if (error != EINTR)	/* else a signal ends tach */
-				warn("%s", text_safe(file));
+				report_warn("%s", text_safe(file));
 			/* pv -f (force) followed by another option */
 			if (error == ENOENT && file[0] == '-' &&
 			    file[1] != '\0' && !opts->as_progress)
-				warnx("pv's -f is --force here");
+				report_warnx("pv's -f is --force here");
 			return false;
 		}
 	}
 	if (opts->cmd == NULL && own_output(in->fd)) {
-		report_break();
-		warnx("%s: input file is output file", text_safe(in->name));
+		report_warnx("%s: input file is output file", text_safe(in->name));
 		if (file != NULL)
 			close(in->fd);
 		in->fd = -1;
@@ -325,22 +318,18 @@ input_close(struct input *in, bool stop)
 	 * proves nothing: the feeder must have copied all of the input.  A
 	 * child that exited non-zero has said why; a signal says nothing.
 	 */
-	if ((status == 0 && fed != 0 && WIFSIGNALED(fed)) ||
-	    WIFSIGNALED(status))
-		report_break();
 	if (status == 0 && fed != 0) {
 		if (WIFSIGNALED(fed))
-			warnx("copying %s into %s: %s", text_safe(in->name),
+			report_warnx("copying %s into %s: %s", text_safe(in->name),
 			    in->decompressor_name, strsignal(WTERMSIG(fed)));
 		return fed;
 	}
 	if (WIFSIGNALED(status))
-		warnx("%s: %s", in->decompressor_name,
+		report_warnx("%s: %s", in->decompressor_name,
 		    strsignal(WTERMSIG(status)));
 	/* some fail without a word (lz4 on trailing bytes): name it */
 	if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
-		report_break();
-		warnx("%s -dc (reading %s) exited with status %d",
+		report_warnx("%s -dc (reading %s) exited with status %d",
 		    in->decompressor_name, text_safe(in->name),
 		    WEXITSTATUS(status));
 	}

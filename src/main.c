@@ -17,12 +17,14 @@
  */
 #include <sys/wait.h>
 
-#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <locale.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -104,7 +106,7 @@ broken_pipe(const char *out)
 {
 	if (!signals_ignored(SIGPIPE))
 		signals_die(SIGPIPE);
-	errc(1, EPIPE, "writing %s", text_safe(out));
+	report_errc(1, EPIPE, "writing %s", text_safe(out));
 }
 
 /*
@@ -151,8 +153,7 @@ copy_inputs(struct relay *relay, struct input *in, const struct options *opts,
 		    *next >= opts->nfiles)
 			return end;
 		if (end == RELAY_READ_ERROR) {
-			report_break();
-			warnc(relay->error, "reading %s", text_safe(*in_name));
+			report_warnc(relay->error, "reading %s", text_safe(*in_name));
 			*failed = true;
 		}
 		before = in->source != -1 ? input_source_done(in) : 0;
@@ -188,14 +189,14 @@ report_skipped(struct relay *r, const struct options *opts)
 	for (size_t i = 0; i < r->nskipped; i++) {
 		const struct relay_skip *s = &r->skipped[i];
 
-		warnx("%s: unreadable, sent as zeros: bytes %llu-%llu (%llu)",
+		report_warnx("%s: unreadable, sent as zeros: bytes %llu-%llu (%llu)",
 		    text_safe(opts->nfiles > 0 ? opts->files[s->part] :
 		    "stdin"), (unsigned long long)s->offset,
 		    (unsigned long long)(s->offset + s->length - 1),
 		    (unsigned long long)s->length);
 	}
 	if (any)
-		warnx("rescued %llu of %llu bytes; %llu unreadable, sent as "
+		report_warnx("rescued %llu of %llu bytes; %llu unreadable, sent as "
 		    "zeros", (unsigned long long)(r->bytes - r->lost),
 		    (unsigned long long)r->bytes, (unsigned long long)r->lost);
 	relay_free_skipped(r);
@@ -280,7 +281,7 @@ wait_stopped_command(pid_t cmd, bool as_progress)
 	/* a signal between the test and the sleep wakes it: none is missed */
 	while ((ended = waitpid(cmd, &status, WNOHANG)) != cmd) {
 		if (ended == -1 && errno != EINTR)
-			err(1, "waitpid");
+			report_err(1, "waitpid");
 		if (ended == 0 && signals_wait() & SIGNAL_TERMINATE)
 			kill(cmd, signals_fatal());
 	}
@@ -314,9 +315,63 @@ outcome_of(const struct run *run, const struct relay *r)
 	return DISPLAY_FAILED;
 }
 
-/* tach's exit: the relay's error named, or a child's status, or 0 or 1. */
+/*
+ * Why a run that did not complete failed, as its message words it, for
+ * JSON's closing object: the relay's error, -E's loss, cmd's status, or
+ * else the latest message (an input that could not be read, -z's
+ * decompressor); NULL if none is known.
+ */
+static const char *
+reason_of(const struct run *run, const struct relay *r, char *buf,
+    size_t len)
+{
+	switch (run->end) {
+	case RELAY_READ_ERROR:
+		snprintf(buf, len, "reading %s: %s", text_safe(run->in_name),
+		    strerror(run->error));
+		return buf;
+	case RELAY_WRITE_ERROR:
+		snprintf(buf, len, "writing %s: %s", text_safe(run->out_name),
+		    strerror(run->error));
+		return buf;
+	case RELAY_MOVE_ERROR:
+		snprintf(buf, len, "splicing %s to %s: %s",
+		    text_safe(run->in_name), text_safe(run->out_name),
+		    strerror(run->error));
+		return buf;
+	case RELAY_BROKEN_PIPE:
+		if (run->cmd != -1)
+			break;
+		snprintf(buf, len, "writing %s: %s", text_safe(run->out_name),
+		    strerror(EPIPE));
+		return buf;
+	default:
+		break;
+	}
+	if (r->nskipped > 0) {
+		snprintf(buf, len, "%llu bytes unreadable, sent as zeros",
+		    (unsigned long long)r->lost);
+		return buf;
+	}
+	if (run->cmd != -1 && WIFSIGNALED(run->cmd_status)) {
+		snprintf(buf, len, "%s: %s", text_safe(run->out_name),
+		    strsignal(WTERMSIG(run->cmd_status)));
+		return buf;
+	}
+	if (run->cmd != -1 && WEXITSTATUS(run->cmd_status) != 0) {
+		snprintf(buf, len, "%s exited with status %d",
+		    text_safe(run->out_name), WEXITSTATUS(run->cmd_status));
+		return buf;
+	}
+	return report_latest_message();
+}
+
+/*
+ * tach's exit: the relay's error named (reason, as reason_of words it),
+ * or a child's status, or 0 or 1.
+ */
 static int
-exit_of(const struct run *run, bool skipped)
+exit_of(const struct run *run, bool skipped, const char *reason)
 {
 	switch (run->end) {
 	case RELAY_EOF:
@@ -329,12 +384,9 @@ exit_of(const struct run *run, bool skipped)
 			return exit_status(run->cmd_status);
 		broken_pipe(run->out_name);
 	case RELAY_READ_ERROR:
-		errc(1, run->error, "reading %s", text_safe(run->in_name));
 	case RELAY_WRITE_ERROR:
-		errc(1, run->error, "writing %s", text_safe(run->out_name));
 	case RELAY_MOVE_ERROR:
-		errc(1, run->error, "splicing %s to %s", text_safe(run->in_name),
-		    text_safe(run->out_name));
+		report_errx(1, "%s", reason);
 	}
 	if (signals_fatal() != 0)
 		signals_die(signals_fatal());
@@ -354,6 +406,9 @@ main(int argc, char *argv[])
 	struct display display;
 	struct relay relay;
 	struct run run = { .cmd = -1, .out = STDOUT_FILENO };
+	enum display_outcome outcome;
+	char why[4 * PATH_MAX + 256];
+	const char *reason;
 	size_t next = 0;
 	bool skipped;
 
@@ -397,8 +452,11 @@ main(int argc, char *argv[])
 	relay_free(&relay);
 	end_output(&run, &relay, &display);
 	end_children(&run, &in, opts.as_progress);
-	display_finish(&display, outcome_of(&run, &relay));
+	outcome = outcome_of(&run, &relay);
+	reason = outcome == DISPLAY_FAILED ? reason_of(&run, &relay, why,
+	    sizeof(why)) : NULL;
+	display_finish(&display, outcome, reason);
 	skipped = report_skipped(&relay, &opts);
 	options_free(&opts);
-	return exit_of(&run, skipped);
+	return exit_of(&run, skipped, reason);
 }

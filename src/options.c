@@ -9,7 +9,6 @@
 #include <sys/types.h>
 
 #include <ctype.h>
-#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -25,6 +24,7 @@
 #include "tach/text.h"
 #include "tach/render.h"
 #include "tach/size.h"
+#include "tach/message.h"
 
 enum {
 	OPT_FORCE = CHAR_MAX + 1,
@@ -124,7 +124,7 @@ static _Noreturn void
 written(void)
 {
 	if (fflush(stdout) == EOF || ferror(stdout))
-		err(1, "stdout");
+		report_err(1, "stdout");
 	exit(0);
 }
 
@@ -181,7 +181,8 @@ help(void)
 	    "%%e %%I %%r %%a\n"
 	    "                          %%b %%T %%N %%%% and %%{name}; or json: "
 	    "a JSON object\n"
-	    "                          each interval on stderr\n"
+	    "                          each interval on stderr, messages "
+	    "too\n"
 	    "  -f, --file FILE         read FILE instead of standard input; "
 	    "repeat it\n"
 	    "                          to read several files in turn, as "
@@ -266,7 +267,7 @@ seen_before(const struct stat *sb)
 			return true;
 	if ((more = realloc(walk.linked, (walk.nlinked + 1) *
 	    sizeof(*more))) == NULL)
-		err(1, "-l @");
+		report_err(1, "-l @");
 	walk.linked = more;
 	walk.linked[walk.nlinked++] = *sb;
 	return false;
@@ -454,7 +455,7 @@ add_file(struct options *opts, int argc, const char *file)
 {
 	if (opts->files == NULL &&
 	    (opts->files = calloc((size_t)argc, sizeof(*opts->files))) == NULL)
-		err(1, "file list");
+		report_err(1, "file list");
 	if (opts->as_progress)
 		opts->nfiles = 0;
 	opts->files[opts->nfiles++] = file;
@@ -811,7 +812,12 @@ options_get(struct options *opts, int argc, char *argv[])
 {
 	char msg[256];
 
-	switch (options_parse(opts, argc, argv, msg, sizeof(msg))) {
+	enum options_result result = options_parse(opts, argc, argv, msg,
+	    sizeof(msg));
+
+	/* under --format json, from its own complaints on, stderr is JSON */
+	report_messages_json(opts->json);
+	switch (result) {
 	case OPTIONS_RUN:
 		return;
 	case OPTIONS_HELP:
@@ -823,9 +829,9 @@ options_get(struct options *opts, int argc, char *argv[])
 		written();
 	case OPTIONS_USAGE:
 		if (msg[0] != '\0')
-			warnx("%s", msg);
+			report_warnx("%s", msg);
 		usage(opts->as_progress);
 	case OPTIONS_BAD:
-		errx(1, "%s", msg);
+		report_errx(1, "%s", msg);
 	}
 }

@@ -8,7 +8,6 @@
  */
 #include <sys/stat.h>
 
-#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -19,6 +18,7 @@
 
 #include "tach/pidfile.h"
 #include "tach/text.h"
+#include "tach/report.h"
 
 static char *written;		/* the path, once written */
 static pid_t writer;		/* who wrote it */
@@ -59,9 +59,9 @@ pidfile_publish(const char *path)
 	mode_t mask;
 
 	if (tmp == NULL)
-		err(1, "-P");
+		report_err(1, "-P");
 	if (lstat(path, &sb) == 0 && (kind = kind_of(sb.st_mode)) != NULL)
-		errx(1, "-P %s: %s, not replaced: give a new or a regular "
+		report_errx(1, "-P %s: %s, not replaced: give a new or a regular "
 		    "file", text_safe(path), kind);
 	snprintf(tmp, room, "%s.XXXXXX", path);
 	/* readable as a plain file would be, not mkstemp's 0600 */
@@ -69,18 +69,18 @@ pidfile_publish(const char *path)
 	umask(mask);
 	len = snprintf(text, sizeof(text), "%ld\n", (long)getpid());
 	if ((fd = mkstemp(tmp)) == -1)
-		err(1, "-P %s", text_safe(path));
+		report_err(1, "-P %s", text_safe(path));
 	if (fchmod(fd, 0666 & ~mask) == -1 ||
 	    fcntl(fd, F_SETFD, FD_CLOEXEC) == -1 ||
 	    write(fd, text, (size_t)len) != len || rename(tmp, path) == -1) {
 		int error = errno;
 
 		(void)unlink(tmp);
-		errc(1, error, "-P %s", text_safe(path));
+		report_errc(1, error, "-P %s", text_safe(path));
 	}
 	free(tmp);
 	if ((written = strdup(path)) == NULL)
-		err(1, "-P");
+		report_err(1, "-P");
 	written_fd = fd;
 	writer = getpid();
 	atexit(pidfile_withdraw);

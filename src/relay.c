@@ -7,13 +7,13 @@
  */
 #include <sys/stat.h>
 
-#include <err.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "tach/clock.h"
+#include "tach/report.h"
 #include "tier.h"
 
 /*
@@ -75,7 +75,7 @@ relay_init(struct relay *r, int in, int out, const struct relay_config *c)
 		relay_set_limit(r, c->limit, c->limit_in_bytes);
 	alloc = (r->bufsize + (size_t)page - 1) / (size_t)page * (size_t)page;
 	if ((errno = posix_memalign(&buf, (size_t)page, alloc)) != 0)
-		err(1, "buffer of %zu bytes", alloc);
+		report_err(1, "buffer of %zu bytes", alloc);
 	r->buf = buf;
 }
 

@@ -9,7 +9,7 @@
  */
 #include <sys/stat.h>
 
-#include <err.h>
+#include <errno.h>
 #include <langinfo.h>
 #include <math.h>
 #include <stdarg.h>
@@ -27,6 +27,7 @@
 /* The reporter whose bar shares a terminal with stderr, for report_break. */
 static struct reporter *beside_stderr;
 
+
 static bool
 same_terminal(int a, int b)
 {
@@ -42,6 +43,7 @@ report_open(struct reporter *r, int fd, bool draw, bool forced, int width,
 {
 	const char *no_colour = getenv("NO_COLOR");
 
+	report_before_message(report_break);
 	memset(r, 0, sizeof(*r));
 	r->term.fd = fd;
 	r->tty = isatty(fd);
@@ -204,7 +206,7 @@ draw_block(struct reporter *r, const struct render_state *lines, size_t n,
 	/* no way up: the first line live, every line at the end, below */
 	if (r->term.cuu1[0] == '\0' && n > 1 && !lines[0].final) {
 		if (!r->told_first_only)
-			report_message("this terminal cannot move the cursor "
+			report_warnx("this terminal cannot move the cursor "
 			    "up: one line is shown, every line at the end");
 		r->told_first_only = true;
 		rows = 1;
@@ -328,19 +330,6 @@ report_suspend(struct reporter *r)
 	return clock_now() - t0;
 }
 
-void
-report_message(const char *fmt, ...)
-{
-	va_list ap;
-
-	report_break();
-	fprintf(stderr, "%s: ", getprogname());
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	putc('\n', stderr);
-}
-
 /*
  * -n: the last line is the real percentage: 100 only if the size was
  * reached (an empty input has reached its size of 0), and never more, for
@@ -405,6 +394,10 @@ report_json(const struct report_line *l)
 	fprintf(stderr, ",\"final\":%s", s->final ? "true" : "false");
 	if (s->final && l->result != NULL)
 		fprintf(stderr, ",\"result\":\"%s\"", l->result);
+	if (s->final && l->reason != NULL) {
+		fputs(",\"reason\":", stderr);
+		text_json(stderr, l->reason);
+	}
 	/* -d: what it read after the one sample it showed in is unknown */
 	if (l->between_samples)
 		fputs(",\"between_samples\":true", stderr);
@@ -422,7 +415,7 @@ report_moved(const char *whose, uint64_t count, enum render_unit unit,
 
 	render_amount(t > 0 ? (double)count / t : 0, unit, rate,
 	    sizeof(rate));
-	fprintf(stderr, "%s: %s%s%llu %s in %.3f s, %s/s%s%s\n", getprogname(),
+	report_warnx("%s%s%llu %s in %.3f s, %s/s%s%s",
 	    whose != NULL ? whose : "", whose != NULL ? ": " : "",
 	    (unsigned long long)count,
 	    unit == RENDER_LINES ? "lines" : "bytes", t, rate,
@@ -443,14 +436,14 @@ report_rates(const char *whose, struct stats_intervals *rates,
 	render_amount(sum.max, unit, a[3], sizeof(a[3]));
 	render_amount(sum.stddev, unit, a[4], sizeof(a[4]));
 	if (rates->full == 0)
-		fprintf(stderr, "%s: %s%srate not measured: the run was "
-		    "shorter than half an interval (%g s)\n", getprogname(),
+		report_warnx("%s%srate not measured: the run was "
+		    "shorter than half an interval (%g s)",
 		    whose != NULL ? whose : "", whose != NULL ? ": " : "",
 		    interval / 2);
 	else
-		fprintf(stderr, "%s: %s%srate over %zu intervals: min %s/s, "
-		    "median %s/s, mean %s/s, max %s/s, stddev %s/s\n",
-		    getprogname(), whose != NULL ? whose : "",
+		report_warnx("%s%srate over %zu intervals: min %s/s, "
+		    "median %s/s, mean %s/s, max %s/s, stddev %s/s",
+		    whose != NULL ? whose : "",
 		    whose != NULL ? ": " : "", sum.count, a[0], a[1], a[2],
 		    a[3], a[4]);
 }
@@ -466,7 +459,7 @@ report_label(const char *name, const char *file, const char *prefix)
 	len += (name ? strlen(name) + 2 : 0) + (file ? strlen(file) + 1 : 0) +
 	    (prefix ? strlen(prefix) : 0);
 	if ((s = malloc(len)) == NULL)
-		err(1, "label");
+		report_err(1, "label");
 	snprintf(s, len, "%s%s%s%s%s", name ? name : "", name ? ": " : "",
 	    file ? file : "", file && prefix ? " " : "", prefix ? prefix : "");
 	return s;

@@ -7,7 +7,6 @@
 #include <sys/resource.h>
 #include <sys/time.h>
 
-#include <err.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 
 #include "config.h"
 #include "tach/signals.h"
+#include "tach/report.h"
 
 #define NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -110,7 +110,7 @@ catch(int sig, int flags)
 	sa.sa_flags = flags;
 	sigfillset(&sa.sa_mask);
 	if (sigaction(sig, &sa, NULL) == -1)
-		err(1, "sigaction");
+		report_err(1, "sigaction");
 }
 
 bool
@@ -198,7 +198,7 @@ signals_timer(double interval)
 		it.it_value = it.it_interval;
 	}
 	if (setitimer(ITIMER_REAL, &it, NULL) == -1)
-		err(1, "setitimer");
+		report_err(1, "setitimer");
 }
 
 int

@@ -5,12 +5,12 @@
  * Summary statistics: exact running sums (Welford's, weighted) and a
  * bounded set of samples for the median.
  */
-#include <err.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tach/stats.h"
+#include "tach/message.h"
 
 static int by_value(const void *, const void *);
 
@@ -49,7 +49,7 @@ stats_add(struct stats *s, double value, double weight)
 		    room * sizeof(*v));
 
 		if (v == NULL)
-			err(1, "statistics");
+			report_err(1, "statistics");
 		s->samples = v;
 		s->room = room;
 	}

@@ -11,7 +11,6 @@
  * alone for the usual copy tools) the processes are found by procfd_find,
  * again each second with --wait-for.
  */
-#include <err.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -170,12 +169,11 @@ print_stats(struct watch *ws, struct proc *p, struct watched *w, double now)
 
 	/* seen once, then gone: what it read after that was never seen */
 	if (w->samples < 2) {
-		report_message("%s: read between samples, at %llu when seen: "
+		report_warnx("%s: read between samples, at %llu when seen: "
 		    "not measured", whose(p, w, who, sizeof(who)),
 		    (unsigned long long)w->position);
 		return;
 	}
-	report_break();
 	snprintf(at, sizeof(at), "at %llu", (unsigned long long)w->position);
 	report_moved(whose(p, w, who, sizeof(who)), moved(w), unit_of(ws),
 	    now - w->since, at);
@@ -203,7 +201,7 @@ lines_room(struct watch *ws)
 	if (total <= ws->nlines)
 		return;
 	if ((l = realloc(ws->lines, total * sizeof(*l))) == NULL)
-		err(1, "file list");
+		report_err(1, "file list");
 	ws->lines = l;
 	ws->nlines = total;
 }
@@ -300,7 +298,7 @@ start(struct watch *ws, struct proc *p, struct watched *w,
 	if (p->name != NULL) {
 		len = strlen(p->name) + strlen(shown) + 16;
 		if ((path = malloc(len)) == NULL)
-			err(1, "file list");
+			report_err(1, "file list");
 		snprintf(path, len, "%s %d: %s", p->name, (int)p->pid, shown);
 	}
 	w->label = report_label(ws->opts->name, path != NULL ? path : shown,
@@ -324,7 +322,7 @@ grow(struct proc *p)
 
 	p->room = p->room ? p->room * 2 : 8;
 	if ((w = realloc(p->files, p->room * sizeof(*w))) == NULL)
-		err(1, "file list");
+		report_err(1, "file list");
 	p->files = w;
 }
 
@@ -430,7 +428,7 @@ merge(struct watch *ws, struct proc *p, struct procfd_file *got, size_t n,
 	which = calloc(n + 1, sizeof(*which));
 	kept = calloc(had + 1, sizeof(*kept));
 	if (old == NULL || cur == NULL || which == NULL || kept == NULL)
-		err(1, "file list");
+		report_err(1, "file list");
 	for (size_t j = 0; j < had; j++)
 		old[j] = (struct watchmatch_key){ p->files[j].file.fd,
 		    p->files[j].file.dev, p->files[j].file.ino };
@@ -525,7 +523,7 @@ report(struct watch *ws)
 				    (unsigned long long)size_of(w));
 			else
 				size[0] = '\0';
-			report_message("%s: at %llu%s bytes",
+			report_warnx("%s: at %llu%s bytes",
 			    whose(&ws->procs[i], w, who, sizeof(who)),
 			    (unsigned long long)w->position, size);
 		}
@@ -572,23 +570,23 @@ static _Noreturn void
 refuse(pid_t pid, int fd, int error)
 {
 	if (error == ENOSYS)
-		errx(1, "-d: this system offers no way to see another "
+		report_errx(1, "-d: this system offers no way to see another "
 		    "process's files");
 	/* blame another user only when it is one: root may be refused too */
 	if ((error == EACCES || error == EPERM) && kill(pid, 0) == -1 &&
 	    errno == EPERM)
-		errc(1, error, "process %d: its files may not be inspected: it "
+		report_errc(1, error, "process %d: its files may not be inspected: it "
 		    "runs as another user", (int)pid);
 	if (error == EACCES || error == EPERM)
-		errc(1, error, "process %d: its files may not be inspected, "
+		report_errc(1, error, "process %d: its files may not be inspected, "
 		    "though tach may signal it: the system's rules forbid it "
 		    "(ptrace access, another namespace or jail)", (int)pid);
 	if (fd >= 0 && error == PROCFD_NOT_FILE)
-		errx(1, "process %d: fd %d: not a regular file or disk",
+		report_errx(1, "process %d: fd %d: not a regular file or disk",
 		    (int)pid, fd);
 	if (fd >= 0 && error != ESRCH && error != ENOMEM)
-		errc(1, error, "process %d: fd %d", (int)pid, fd);
-	errc(1, error, "process %d", (int)pid);
+		report_errc(1, error, "process %d: fd %d", (int)pid, fd);
+	report_errc(1, error, "process %d", (int)pid);
 }
 
 /*
@@ -605,7 +603,7 @@ add_proc(struct watch *ws, pid_t pid, const char *name, double now)
 	if (ws->nprocs == ws->room) {
 		ws->room = ws->room ? ws->room * 2 : 4;
 		if ((p = realloc(ws->procs, ws->room * sizeof(*p))) == NULL)
-			err(1, "process list");
+			report_err(1, "process list");
 		ws->procs = p;
 	}
 	p = &ws->procs[ws->nprocs];
@@ -639,9 +637,9 @@ find_more(struct watch *ws, double now)
 	ws->found = now;
 	if ((error = procfd_find(ws->names, ws->nnames, &found, &n)) != 0) {
 		if (error == ENOSYS)
-			errx(1, "-d: watching by name is not supported on this "
+			report_errx(1, "-d: watching by name is not supported on this "
 			    "system: give a process id");
-		warnc(error, "-d: the process list");
+		report_warnc(error, "-d: the process list");
 		return false;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -654,7 +652,7 @@ find_more(struct watch *ws, double now)
 				error = add_proc(ws, found[i].pid,
 				    ws->names[k], now);
 				if (error == EACCES || error == EPERM)
-					report_message("%s %d: its files may "
+					report_warnx("%s %d: its files may "
 					    "not be inspected: left out",
 					    ws->names[k], (int)found[i].pid);
 				break;
@@ -713,7 +711,7 @@ frame(struct watch *ws, double now)
 
 		if (p->n == 0 && !p->told_none && ws->out->active &&
 		    ws->opts->watch_pid != 0)
-			report_message("process %d has no regular file or "
+			report_warnx("process %d has no regular file or "
 			    "disk open: waiting for one", (int)p->pid);
 		p->told_none = p->n == 0;
 	}
@@ -745,10 +743,10 @@ begin(struct watch *ws)
 		exit(1);
 	if (ws->nprocs == 0 && !opts->wait_for) {
 		if (opts->watch_name != NULL)
-			errx(1, "-d %s: no process of that name is running "
+			report_errx(1, "-d %s: no process of that name is running "
 			    "(--wait-for waits for one)",
 			    text_safe(opts->watch_name));
-		errx(1, "-d: none of the usual copy tools is running "
+		report_errx(1, "-d: none of the usual copy tools is running "
 		    "(--wait-for waits for one)");
 	}
 }
@@ -812,7 +810,7 @@ watch_run(const struct options *opts)
 	report_open(ws.out, STDERR_FILENO, !opts->numeric && !opts->json,
 	    opts->force, opts->width, opts->format);
 	if (ws.nprocs == 0)
-		report_message("-d: waiting for %s%s", opts->watch_name != NULL ?
+		report_warnx("-d: waiting for %s%s", opts->watch_name != NULL ?
 		    "a process named " : "one of the usual copy tools",
 		    opts->watch_name != NULL ? text_safe(opts->watch_name) :
 		    "");

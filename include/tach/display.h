@@ -78,8 +78,10 @@ void	display_clear(struct display *d);
 bool	display_service(void *ctx);
 /*
  * The closing line and a newline, the cursor back as it was; the final
- * -n, JSON and --stats output.
+ * -n, JSON and --stats output.  reason: why a failed run failed, for
+ * JSON's closing object, or NULL.
  */
-void	display_finish(struct display *d, enum display_outcome outcome);
+void	display_finish(struct display *d, enum display_outcome outcome,
+	    const char *reason);
 
 #endif

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "tach/cursor.h"
+#include "tach/message.h"
 #include "tach/render.h"
 #include "tach/stats.h"
 #include "tach/term.h"
@@ -26,6 +27,7 @@ struct report_line {
 						   in line mode; this, bytes */
 	bool			 size_known;	/* size 0 is empty, not unknown */
 	const char		*result;	/* the closing object's, or NULL */
+	const char		*reason;	/* a failed end's, or NULL */
 	long			 pid;		/* -d: the process, or 0 */
 	const char		*command;	/* -d NAME: its name, or NULL */
 	int			 fd;		/* -d: the descriptor */
@@ -104,9 +106,6 @@ void	report_newline(struct reporter *r);
 void	report_break(void);
 /* ^Z: -c's row given back, the process stopped; the seconds stopped. */
 double	report_suspend(struct reporter *r);
-/* A line of text on stderr, "tach: " first, below the block. */
-void	report_message(const char *fmt, ...)
-	    __attribute__((format(printf, 1, 2)));
 
 /*
  * -n: a whole percentage a line, or the amount where the size is unknown;

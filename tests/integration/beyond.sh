@@ -80,8 +80,10 @@ pid=$!
 wait_until 60 sh -c "[ \$(grep -c elapsed '$err') -ge 3 ]"
 open_gate
 wait $pid
-check "--stats: exact count, not on a tty" grep -q "^tach: 12345678 bytes in " "$err"
-check "--stats: rate summary" grep -Eq "^tach: rate over [0-9]+ intervals: min .*, median .*, mean .*, max .*, stddev .*/s$" "$err"
+check "--stats: exact count, not on a tty" grep -q '^{"message":"12345678 bytes in ' "$err"
+check "--stats: rate summary" grep -Eq '^\{"message":"rate over [0-9]+ intervals: min .*, median .*, mean .*, max .*, stddev .*/s"\}$' "$err"
+check "--stats under --format json: every line an object" sh -c \
+    "! grep -qv '^{.*}\$' '$err'"
 { for i in 1 2 3 4 5 6 7 8 9 10; do head -c 10000 /dev/zero; sleep 0.1; done; } |
     "$TACH" --stats -q 2>"$err" >/dev/null
 in=$(sed -n 's/.*input-wait \([0-9]*\)%.*/\1/p' "$err")

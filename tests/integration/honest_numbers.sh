@@ -30,7 +30,23 @@ check "json: the name, escaped, on every object ($named)" \
 check "json: a complete run" sh -c "tail -n 1 '$err' | grep -qF '\"final\":true,\"result\":\"complete\"}'"
 check "json: the real percent at the end" sh -c "tail -n 1 '$err' | grep -qF '\"percent\":50.00'"
 head -c 100000 /dev/zero | "$TACH" --format json 2>"$err" >/dev/full
-check "json: a failed run" sh -c "grep '\"final\":true' '$err' | grep -qF '\"result\":\"failed\"}'"
+check "json: a failed run, with its reason" sh -c "grep '\"final\":true' '$err' | grep -qF '\"result\":\"failed\",\"reason\":\"writing stdout: No space left on device\"}'"
+check "json: its message an object too" grep -qxF \
+    '{"message":"writing stdout: No space left on device"}' "$err"
+# every line on stderr is JSON: a message, a failed -f, a failed cmd
+head -c 100 /dev/zero | "$TACH" --format json -f /nonexistent -f /dev/stdin \
+    2>"$err" >/dev/null
+check "json: an unreadable -f is a message object" grep -qxF \
+    '{"message":"/nonexistent: No such file or directory"}' "$err"
+check "json: the run's reason is that message" grep -qF \
+    '"result":"failed","reason":"/nonexistent: No such file or directory"}' "$err"
+head -c 100000 /dev/zero | "$TACH" --format json -q -f /dev/stdin sh -c \
+    'cat >/dev/null; exit 3' 2>"$err"
+check "json: cmd's status is the reason" grep -qF \
+    '"result":"failed","reason":"sh exited with status 3"}' "$err"
+"$TACH" --format json -n </dev/null 2>"$err"
+check "json: an option's complaint is an object too" grep -qxF \
+    '{"message":"-n and --format json both write to stderr: choose one"}' "$err"
 mkfifo "$WORK/fifo"
 sleep 600 >"$WORK/fifo" &
 feeder=$!

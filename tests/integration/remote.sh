@@ -103,7 +103,7 @@ finish_copy adjusted "$WORK/data"
 check "-F: more than one line length seen" [ "$(tr '\r' '\n' <"$WORK/log" |
     awk '{ print length($0) }' | sort -u | wc -l)" -gt 1 ]
 "$TACH" -R 1 -F json 2>"$WORK/err"
-check "-R -F json: refused" grep -qF "tach: -R changes a running copy: --format json does not apply" "$WORK/err"
+check "-R -F json: refused (in JSON, as asked)" grep -qF '{"message":"-R changes a running copy: --format json does not apply"}' "$WORK/err"
 
 # A stopped copy answers when it is continued.
 "$TACH" -q -L 100k <"$WORK/data" >"$WORK/out" &

@@ -140,7 +140,7 @@ check "between samples: seen once" wait_until 60 has "quick"
 say "read $fd 1000000"
 say "close $fd"
 check "between samples: --stats says so" wait_until 60 grep -q \
-    "^tach: fd $fd ($WORK/quick): read between samples, at 0 when seen: not measured$" "$WORK/json"
+    "^{\"message\":\"fd $fd ($WORK/quick): read between samples, at 0 when seen: not measured\"}$" "$WORK/json"
 check "between samples: the JSON says so" wait_until 60 has '"between_samples":true'
 lacks "between samples: no \"0 bytes in\" line for it" "$WORK/json" "quick.*: 0 bytes in"
 exec 3>&-

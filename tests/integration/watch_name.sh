@@ -90,7 +90,7 @@ check "none running: says so" grep -qF "tach: -d $name: no process of that name 
 "$TACH" -d "$name" --wait-for --format json -i 0.05 2>"$WORK/json" &
 watcher=$!
 check "--wait-for: says it waits" wait_until 60 grep -qF \
-    "tach: -d: waiting for a process named $name" "$WORK/json"
+    "{\"message\":\"-d: waiting for a process named $name\"}" "$WORK/json"
 holding one '3<a'
 check "--wait-for: the new one is picked up" wait_until 60 grep -q \
     "\"pid\":$one,\"command\":\"$name\",\"fd\":3" "$WORK/json"
