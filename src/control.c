@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "tach/clock.h"
+#include "tach/compat.h"
 #include "tach/control.h"
 #include "tach/render.h"
 #include "tach/signals.h"
@@ -36,7 +37,6 @@ static int listener = -1;
 static pid_t owner;
 static char bound[sizeof(((struct sockaddr_un *)NULL)->sun_path)];
 
-#ifndef __linux__
 /*
  * The sockets' directory, $TMPDIR/tach-UID or /tmp/tach-UID, made if
  * missing when make is set.  Refused, msg saying why, unless it is a
@@ -70,7 +70,6 @@ private_dir(char *dir, size_t len, bool make, char *msg, size_t msglen)
 	}
 	return true;
 }
-#endif
 
 /*
  * The socket of the copy pid, in *sun, *len long.  On Linux a name in the
@@ -83,21 +82,18 @@ static bool
 socket_name(pid_t pid, struct sockaddr_un *sun, socklen_t *len, bool make,
     char *msg, size_t msglen)
 {
+	char dir[sizeof(sun->sun_path)];
 	int n;
 
 	memset(sun, 0, sizeof(*sun));
 	sun->sun_family = AF_UNIX;
-#ifdef __linux__
-	(void)make;
-	(void)msg;
-	(void)msglen;
-	n = snprintf(sun->sun_path + 1, sizeof(sun->sun_path) - 1,
-	    "tach-%ld-%ld", (long)geteuid(), (long)pid);
-	*len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
-	    (size_t)n);
-#else
-	char dir[sizeof(sun->sun_path)];
-
+	if (compat_abstract_sockets) {
+		n = snprintf(sun->sun_path + 1, sizeof(sun->sun_path) - 1,
+		    "tach-%ld-%ld", (long)geteuid(), (long)pid);
+		*len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
+		    (size_t)n);
+		return true;
+	}
 	if (!private_dir(dir, sizeof(dir), make, msg, msglen))
 		return false;
 	n = snprintf(sun->sun_path, sizeof(sun->sun_path), "%s/%ld", dir,
@@ -108,7 +104,6 @@ socket_name(pid_t pid, struct sockaddr_un *sun, socklen_t *len, bool make,
 		return false;
 	}
 	*len = (socklen_t)sizeof(*sun);
-#endif
 	return true;
 }
 

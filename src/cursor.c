@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tach/compat.h"
 #include "tach/cursor.h"
 #include "tach/pinrows.h"
 #include "tach/signals.h"
@@ -191,31 +192,6 @@ clean_up(const struct pin *p, const struct terminal *t, int pinned)
 	term_write(t, f.buf, f.len);
 }
 
-static int	  main_argc;
-static char	**main_argv;
-
-void
-cursor_init(int argc, char *argv[])
-{
-	main_argc = argc;
-	main_argv = argv;
-}
-
-/* Not "tach -c ..." to ps and pgrep -f, but what it is. */
-static void
-janitor_title(void)
-{
-#ifdef LIBBSD_OVERLAY
-	extern char **environ;
-
-	/* libbsd moves argv to make room; its copies live until _exit */
-	setproctitle_init(main_argc, main_argv, environ);
-#endif
-#ifndef __APPLE__
-	setproctitle("janitor for -c of pid %ld", (long)getppid());
-#endif
-}
-
 static _Noreturn void
 janitor(int from, struct pin *p, struct terminal *t)
 {
@@ -241,14 +217,10 @@ janitor(int from, struct pin *p, struct terminal *t)
 	if ((null = open("/dev/null", O_RDWR)) != -1)
 		for (int fd = 0; fd <= 2; fd++)
 			(void)dup2(null, fd);
-#ifdef __APPLE__
-	for (int fd = 5; fd < getdtablesize(); fd++)
-		(void)close(fd);
-#else
-	closefrom(5);
-#endif
+	compat_closefrom(5);
 	p->tty = t->fd = 4;
-	janitor_title();
+	/* not "tach -c ..." to ps and pgrep -f, but what it is */
+	compat_title("janitor for -c of pid %ld", (long)getppid());
 	while ((n = read(3, &what, 1)) != 0) {
 		if (n == 1 && what == JANITOR_DONE)
 			_exit(0);

@@ -29,6 +29,7 @@
 
 #include "config.h"
 #include "tach/command.h"
+#include "tach/compat.h"
 #include "tach/control.h"
 #include "tach/cursor.h"
 #include "tach/display.h"
@@ -413,7 +414,7 @@ main(int argc, char *argv[])
 	bool skipped;
 
 	standard_fds_open();
-	cursor_init(argc, argv);
+	compat_title_init(argc, argv);
 	setlocale(LC_ALL, "");
 	/* numbers (-i 0.5, JSON, --stats) in one form, whatever the locale */
 	setlocale(LC_NUMERIC, "C");

@@ -5,10 +5,6 @@
  * What every system's procfd shares: the lists procfd_list and
  * procfd_find build, and the hold on a process where the system offers one.
  */
-#ifdef __linux__
-#include <sys/syscall.h>
-#endif
-
 #include <errno.h>
 #include <poll.h>
 #include <stdint.h>
@@ -17,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tach/compat.h"
 #include "tach/procfd.h"
 
 struct procfd_file *
@@ -66,12 +63,7 @@ procfd_free(struct procfd_file *files, size_t n)
 int
 procfd_hold(pid_t pid)
 {
-#ifdef SYS_pidfd_open
-	return (int)syscall(SYS_pidfd_open, pid, 0);	/* close-on-exec */
-#else
-	(void)pid;
-	return -1;
-#endif
+	return compat_process_hold(pid);
 }
 
 bool

@@ -35,8 +35,6 @@ enum cursor_claim {
 	CURSOR_NONE		/* another instance has the plain line */
 };
 
-/* Keeps main's arguments, which the janitor overwrites with its name. */
-void	cursor_init(int argc, char *argv[]);
 /*
  * Takes a line for this instance on the terminal t is on.  A terminal
  * without a scrolling region, cursor addressing and saved cursor has one

@@ -1,0 +1,39 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * The compat layer: what differs between systems, behind plain calls.
+ * One file per system family implements it (compat_linux.c,
+ * compat_bsd.c for FreeBSD, NetBSD and the rest, compat_darwin.c), as
+ * tmux's compat/ does; the build picks one.  -d's ways of reading another
+ * process's files are the same kind of thing, larger: procfd_*.c.
+ */
+#ifndef TACH_COMPAT_H
+#define TACH_COMPAT_H
+
+#include <sys/types.h>
+
+#include <stdbool.h>
+
+/*
+ * -R's sockets can be named in an abstract namespace (Linux): no file is
+ * made, none is left behind.  Elsewhere they are files in a directory
+ * only this user may enter.
+ */
+extern const bool	compat_abstract_sockets;
+
+/* Keeps main's arguments, for compat_title (libbsd moves them). */
+void	compat_title_init(int argc, char *argv[]);
+/* setproctitle(3) where the system has it, else nothing. */
+void	compat_title(const char *fmt, ...)
+	    __attribute__((format(printf, 1, 2)));
+/* Closes every descriptor from lowfd up: closefrom(2), or a loop. */
+void	compat_closefrom(int lowfd);
+/*
+ * A descriptor that holds the process pid names now (Linux's pidfd, which
+ * polls readable once it has exited), close-on-exec; -1 where the system
+ * has none, or refuses.
+ */
+int	compat_process_hold(pid_t pid);
+
+#endif

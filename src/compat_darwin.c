@@ -1,0 +1,39 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * The compat layer on macOS (compat.h): no setproctitle(3), no
+ * closefrom(2).
+ */
+#include <unistd.h>
+
+#include "tach/compat.h"
+
+const bool compat_abstract_sockets = false;
+
+void
+compat_title_init(int argc, char *argv[])
+{
+	(void)argc;
+	(void)argv;
+}
+
+void
+compat_title(const char *fmt, ...)
+{
+	(void)fmt;	/* ps shows the command line as it was */
+}
+
+void
+compat_closefrom(int lowfd)
+{
+	for (int fd = lowfd; fd < getdtablesize(); fd++)
+		(void)close(fd);
+}
+
+int
+compat_process_hold(pid_t pid)
+{
+	(void)pid;
+	return -1;
+}
