@@ -78,6 +78,31 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+/*
+ * The one table of tach's options: the short ones are its letters (a
+ * value after those with required_argument), for getopt and takes_next.
+ */
+static const char *
+short_options(void)
+{
+	static char letters[2 + 2 * sizeof(long_options) /
+	    sizeof(long_options[0])];
+	size_t n = 0;
+
+	if (letters[0] != '\0')
+		return letters;
+	letters[n++] = '+';	/* the command's options are its own */
+	for (size_t i = 0; long_options[i].name != NULL; i++) {
+		if (long_options[i].val > CHAR_MAX)
+			continue;
+		letters[n++] = (char)long_options[i].val;
+		if (long_options[i].has_arg == required_argument)
+			letters[n++] = ':';
+	}
+	letters[n] = '\0';
+	return letters;
+}
+
 /* Invoked as progress: progress(1)'s options, and help and version only. */
 static const struct option progress_long_options[] = {
 	{ "help",		no_argument,	   NULL, OPT_HELP },
@@ -529,11 +554,13 @@ pv_run_together(const char *word, const char *value)
 static bool
 takes_next(const char *word)
 {
-	if (word[1] != '-')	/* the last letter of -qN takes it */
-		return strchr("bDdFfiLlNPpRw", word[strlen(word) - 1]) != NULL;
+	bool letter = word[1] != '-';	/* the last of -qN takes it */
+	int last = (unsigned char)word[strlen(word) - 1];
+
 	for (size_t i = 0; long_options[i].name != NULL; i++)
 		if (long_options[i].has_arg == required_argument &&
-		    strcmp(word + 2, long_options[i].name) == 0)
+		    (letter ? long_options[i].val == last :
+		    strcmp(word + 2, long_options[i].name) == 0))
 			return true;
 	return false;
 }
@@ -758,8 +785,7 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 		bare_watch(argc, argv);
 	/* as progress, a script gets progress(1)'s usage for any other */
 	while ((ch = getopt_long(argc, argv,
-	    opts->as_progress ? "+b:ef:l:p:z" :
-	    "+08b:cD:d:EeF:f:i:L:l:N:nP:p:qR:SWw:Yz",
+	    opts->as_progress ? "+b:ef:l:p:z" : short_options(),
 	    opts->as_progress ? progress_long_options : long_options,
 	    NULL)) != -1) {
 		if (flag_option(opts, ch))
