@@ -106,7 +106,7 @@ rescue(struct relay *r, size_t span, enum relay_end *end)
 		    (size_t)n, false);
 		if (n == -1)
 			note_skipped(r, (uint64_t)(at + (off_t)done), used);
-		if ((*end = tier_write(r, r->buf, used)) != RELAY_EOF)
+		if (!tier_write(r, r->buf, used, end))
 			return -1;
 		done += used;
 	}
@@ -159,7 +159,7 @@ copy_loop(struct relay *r)
 			held = (size_t)n;
 		}
 		used = tier_records_allowed(r, r->buf + start, held, true);
-		if ((end = tier_write(r, r->buf + start, used)) != RELAY_EOF)
+		if (!tier_write(r, r->buf + start, used, &end))
 			return end;
 		start += used;
 		held -= used;

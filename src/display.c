@@ -91,7 +91,7 @@ state_at(struct display *d, double t, bool final, struct report_line *l,
 		progress = &d->position;
 	}
 	s->prefix = d->label;
-	s->bytes = count;
+	s->count = count;
 	s->unit = d->unit;
 	s->size = d->size;
 	s->rate = meter_rate(&d->meter, METER_RATE_WINDOW);
@@ -157,7 +157,7 @@ emit(struct display *d, bool final, enum display_outcome outcome,
 	l.result = outcomes[outcome];
 	l.reason = reason;
 	if (d->stats)
-		stats_interval(&d->rates, d->interval, t, l.state.bytes, final);
+		stats_interval(&d->rates, d->interval, t, l.state.count, final);
 	if (t < d->delay)
 		return t;
 	if (d->numeric)

@@ -123,10 +123,11 @@ start_feeder(int from, const unsigned char *head, size_t len, int feed[2],
 	relay_init(&r, from, to, &(struct relay_config){
 	    .bufsize = relay_default_bufsize(from, to, zerocopy),
 	    .zerocopy = zerocopy });
-	if ((end = relay_write(&r, head, len)) == RELAY_EOF)
+	if (relay_write(&r, head, len, &end))
 		end = relay_run(&r);
 	switch (end) {
 	case RELAY_EOF:
+	case RELAY_AT_SIZE:
 		_exit(0);
 	case RELAY_READ_ERROR:
 		report_errc(1, r.error, "reading %s", text_safe(in->name));

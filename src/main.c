@@ -160,8 +160,12 @@ copy_inputs(struct relay *relay, struct input *in, const struct options *opts,
 		before = in->source != -1 ? input_source_done(in) : 0;
 		if (input_close(in, end != RELAY_EOF) != 0)
 			*failed = true;
+		/*
+		 * None left to open: every input was read, or said why it
+		 * could not be (*failed).  in is closed; closing it again is
+		 * harmless.
+		 */
 		if (!open_next(in, opts, next, failed))
-			/* in is closed; closing it again is harmless */
 			return signals_fatal() != 0 ? RELAY_STOPPED : RELAY_EOF;
 		in->source_before = before;
 		display_reading(display, in->name);
@@ -238,6 +242,13 @@ relay_setup(struct relay *r, const struct options *opts, int in, int out,
 	    .ctx = display });
 }
 
+/* All that was asked for was written: the input's end, or -S's size. */
+static bool
+written(const struct run *run)
+{
+	return run->end == RELAY_EOF || run->end == RELAY_AT_SIZE;
+}
+
 /*
  * The output's end: -Y's last flush (the run ends when the device has it
  * all), then the close that shows cmd its end of input and may show a
@@ -246,7 +257,7 @@ relay_setup(struct relay *r, const struct options *opts, int in, int out,
 static void
 end_output(struct run *run, struct relay *r, struct display *display)
 {
-	if (run->end == RELAY_EOF && r->writeback.fd != -1) {
+	if (written(run) && r->writeback.fd != -1) {
 		display_flushing(display);
 		if (relay_flush(r) == -1) {
 			run->end = RELAY_WRITE_ERROR;
@@ -257,7 +268,7 @@ end_output(struct run *run, struct relay *r, struct display *display)
 	if (run->cmd != -1)
 		display_clear(display);
 	display_output_ends(display);
-	if (close(run->out) == -1 && run->end == RELAY_EOF && errno != EINTR) {
+	if (close(run->out) == -1 && written(run) && errno != EINTR) {
 		run->end = errno == EPIPE ? RELAY_BROKEN_PIPE : RELAY_WRITE_ERROR;
 		run->error = errno;
 	}
@@ -305,7 +316,7 @@ end_children(struct run *run, struct input *in, bool as_progress)
 static enum display_outcome
 outcome_of(const struct run *run, const struct relay *r)
 {
-	bool moved = run->end == RELAY_EOF ||
+	bool moved = written(run) ||
 	    (run->end == RELAY_BROKEN_PIPE && run->cmd != -1);
 
 	if (run->end == RELAY_STOPPED)
@@ -376,6 +387,7 @@ exit_of(const struct run *run, bool skipped, const char *reason)
 {
 	switch (run->end) {
 	case RELAY_EOF:
+	case RELAY_AT_SIZE:
 		break;
 	case RELAY_STOPPED:
 		signals_die(signals_fatal());

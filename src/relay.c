@@ -150,8 +150,9 @@ relay_reached(const struct relay *r)
 	return tier_reached(r);
 }
 
-enum relay_end
-relay_write(struct relay *r, const void *data, size_t len)
+bool
+relay_write(struct relay *r, const void *data, size_t len,
+    enum relay_end *end)
 {
-	return tier_write(r, data, len);
+	return tier_write(r, data, len, end);
 }

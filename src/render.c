@@ -262,7 +262,7 @@ fields_of(const struct render_state *s, struct field *f)
 		add(f, &n, TEXT, 10, "%s", txt);
 		add(f, &n, BAR, 8, "%s", "");
 	}
-	steady_amount((double)s->bytes, s->unit, "", "", txt, sizeof(txt));
+	steady_amount((double)s->count, s->unit, "", "", txt, sizeof(txt));
 	add(f, &n, TEXT, known && !s->final ? 6 : 9, "%s", txt);
 	if (!s->final) {
 		steady_amount(s->rate, s->unit, "", "/s", txt, sizeof(txt));
@@ -573,7 +573,7 @@ token_text(const struct render_state *s, enum token t, char *buf,
 		    "", "/s", buf, len);
 		break;
 	case T_BYTES:
-		steady_amount((double)s->bytes, s->unit, "", "", buf, len);
+		steady_amount((double)s->count, s->unit, "", "", buf, len);
 		break;
 	case T_BUFFER:
 		if (s->waiting >= 0)
@@ -656,7 +656,7 @@ token_number(const struct render_state *s, bool size_known, enum token t,
 	case T_BAR:
 		/* 100 only once the size is reached; no size: the amount */
 		if (s->size == 0 && !size_known)
-			snprintf(buf, len, "%llu", (unsigned long long)s->bytes);
+			snprintf(buf, len, "%llu", (unsigned long long)s->count);
 		else
 			snprintf(buf, len, "%d", s->done >= s->size ? 100 :
 			    (int)((double)s->done * 100 / (double)s->size));
@@ -679,7 +679,7 @@ token_number(const struct render_state *s, bool size_known, enum token t,
 		    (s->unit == RENDER_BITS ? 8 : 1));
 		break;
 	case T_BYTES:
-		snprintf(buf, len, "%llu", (unsigned long long)s->bytes *
+		snprintf(buf, len, "%llu", (unsigned long long)s->count *
 		    (s->unit == RENDER_BITS ? 8 : 1));
 		break;
 	case T_BUFFER:

@@ -377,7 +377,7 @@ report_json(const struct report_line *l)
 	    (unsigned long long)l->bytes);
 	if (s->unit == RENDER_LINES)
 		fprintf(stderr, "\"lines\":%llu,\"unit\":\"lines\",",
-		    (unsigned long long)s->bytes);
+		    (unsigned long long)s->count);
 	fprintf(stderr, "\"rate\":%.1f,\"average\":%.1f", s->rate,
 	    s->average);
 	/* an empty file's size, 0, is known from the start */

@@ -101,7 +101,7 @@ tier_chunk(struct relay *r, enum relay_end *end)
 	struct timespec ts;
 	size_t most = r->bufsize, chunk;	/* relay_init: at least 1 */
 
-	*end = RELAY_EOF;	/* what a 0 means, unless a signal stops it */
+	*end = RELAY_AT_SIZE;	/* what a 0 means, unless a signal stops it */
 	if (tier_reached(r))
 		return 0;
 	/* in line mode the tiers cut at the record */
@@ -215,34 +215,37 @@ tier_transfer(struct relay *r, bool input, void *buf, size_t len)
 	return n;
 }
 
-enum relay_end
-tier_write(struct relay *r, const void *data, size_t len)
+bool
+tier_write(struct relay *r, const void *data, size_t len,
+    enum relay_end *end)
 {
 	const unsigned char *p = data;
-	enum relay_end end;
 	ssize_t n;
 
 	while (len > 0) {
 		n = tier_transfer(r, false, (void *)p, len);
 		if (n > 0) {
-			if (!tier_count(r, p, (size_t)n, &end))
-				return end;
+			if (!tier_count(r, p, (size_t)n, end))
+				return false;
 			p += n;
 			len -= (size_t)n;
 			continue;
 		}
 		if (n == 0)
 			errno = ENOSPC;		/* as gnulib's full_write */
-		switch (tier_retry(r, errno, false, &end)) {
+		switch (tier_retry(r, errno, false, end)) {
 		case 1:
 			continue;
 		case -1:
-			return end;
+			return false;
 		}
-		if (errno == EPIPE)
-			return RELAY_BROKEN_PIPE;
+		if (errno == EPIPE) {
+			*end = RELAY_BROKEN_PIPE;
+			return false;
+		}
 		r->error = errno;
-		return RELAY_WRITE_ERROR;
+		*end = RELAY_WRITE_ERROR;
+		return false;
 	}
-	return RELAY_EOF;
+	return true;
 }

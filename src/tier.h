@@ -35,7 +35,8 @@ extern const struct tier copy_tier;
 
 /*
  * Bytes the next call may move (paced by -L, bounded by -S); 0 to stop,
- * with *end saying why (RELAY_EOF: -S reached).  *end is always written.
+ * with *end saying why (RELAY_AT_SIZE or RELAY_STOPPED).  *end is
+ * always written.
  */
 size_t		tier_chunk(struct relay *r, enum relay_end *end);
 /* -S: the bytes (records, in line mode) to stop at have been written. */
@@ -75,7 +76,8 @@ int		tier_retry(struct relay *r, int error, bool input,
 /* read(2) from r->in or write(2) to r->out, its wait timed for --stats. */
 ssize_t		tier_transfer(struct relay *r, bool input, void *buf,
 		    size_t len);
-/* Writes all of data, counting it: RELAY_EOF when done, else the end. */
-enum relay_end	tier_write(struct relay *r, const void *data, size_t len);
+/* Writes all of data, counting it: true, or false with *end set. */
+bool		tier_write(struct relay *r, const void *data, size_t len,
+		    enum relay_end *end);
 
 #endif

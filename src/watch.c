@@ -129,7 +129,7 @@ state_at(const struct watch *ws, struct watched *w, double now, bool final,
 
 	memset(s, 0, sizeof(*s));
 	s->prefix = w->label;
-	s->bytes = w->position;
+	s->count = w->position;
 	s->done = w->position;
 	s->size = size;
 	s->rate = meter_rate(&w->meter, METER_RATE_WINDOW);
@@ -233,7 +233,7 @@ emit(struct watch *ws, struct proc *p, struct watched *w, double now,
 		return;
 	memset(&l, 0, sizeof(l));
 	state_at(ws, w, now, end != END_NONE, &l.state);
-	l.bytes = l.state.bytes;
+	l.bytes = l.state.count;
 	l.result = ends[end];
 	l.pid = (long)p->pid;
 	l.command = p->name;

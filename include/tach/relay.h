@@ -20,6 +20,7 @@
 
 enum relay_end {
 	RELAY_EOF,		/* the input ended and all of it was written */
+	RELAY_AT_SIZE,		/* -S: the size to stop at was written */
 	RELAY_READ_ERROR,	/* errno in relay.error */
 	RELAY_WRITE_ERROR,	/* errno in relay.error */
 	RELAY_MOVE_ERROR,	/* a splice between two pipes: either side */
@@ -105,8 +106,12 @@ void		relay_suspended(struct relay *r, double seconds);
 void		relay_set_limit(struct relay *r, double limit, bool in_bytes);
 /* -S: the bytes (records, in line mode) to stop at have been written. */
 bool		relay_reached(const struct relay *r);
-/* Writes a whole buffer, counting it; for bytes read before the relay ran. */
-enum relay_end	relay_write(struct relay *r, const void *data, size_t len);
+/*
+ * Writes a whole buffer, counting it, for bytes read before the relay
+ * ran: true, or false with *end set.
+ */
+bool		relay_write(struct relay *r, const void *data, size_t len,
+		    enum relay_end *end);
 /* Frees the buffer; the skipped ranges stay for the report. */
 void		relay_free(struct relay *r);
 void		relay_free_skipped(struct relay *r);

@@ -29,11 +29,11 @@ enum render_unit { RENDER_BYTES, RENDER_LINES, RENDER_BITS };
 
 struct render_state {
 	const char	*prefix;	/* untrusted text, or NULL */
-	uint64_t	 bytes;		/* bytes moved (lines, in lines) */
+	uint64_t	 count;		/* moved: bytes, or lines in line mode */
 	uint64_t	 done;		/* progress toward size, same units */
 	enum render_unit unit;		/* what the amounts show */
 	uint64_t	 size;		/* 0: unknown */
-	double		 rate;		/* current, bytes per second */
+	double		 rate;		/* current, count per second */
 	double		 average;	/* since the start */
 	double		 elapsed;	/* seconds */
 	double		 eta;		/* seconds left, or < 0 if unknown */

@@ -142,7 +142,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		caps.colour_on = caps.colour_off = "";
 	s.final = flags & 4;
 	s.stalled = flags & 8;
-	s.bytes = take(&data, &size, 8);
+	s.count = take(&data, &size, 8);
 	s.done = take(&data, &size, 8);
 	s.size = take(&data, &size, 8);
 	s.rate = take_double(&data, &size);

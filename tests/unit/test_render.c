@@ -64,7 +64,7 @@ columns(const char *s)
 static struct render_state
 half(void)
 {
-	struct render_state s = { .bytes = 500, .done = 500, .size = 1000,
+	struct render_state s = { .count = 500, .done = 500, .size = 1000,
 	    .rate = 100, .average = 100, .elapsed = 5, .eta = 5 };
 
 	return s;
@@ -106,21 +106,21 @@ golden_start_and_end(void **state)
 	struct render_state s = half();
 
 	(void)state;
-	s.bytes = s.done = 0;
+	s.count = s.done = 0;
 	s.rate = s.average = s.elapsed = 0;
 	s.eta = -1;
 	render_line(&s, 60, &ascii, line, sizeof(line));
 	assert_string_equal(line,
 	    "  0% [            ]      0 B      0 B/s 0:00:00 ETA -:--:--");
 	s = half();
-	s.bytes = s.done = 1000;
+	s.count = s.done = 1000;
 	s.final = true;
 	/* the bar as wide as the live lines' (the first above), not wider */
 	render_line(&s, 60, &ascii, line, sizeof(line));
 	assert_string_equal(line,
 	    "100% [============]   1000 B avg    100 B/s 0:00:05        ");
 	/* an interrupted run's last line tells where it stopped */
-	s.bytes = s.done = 250;
+	s.count = s.done = 250;
 	render_line(&s, 60, &ascii, line, sizeof(line));
 	assert_string_equal(line,
 	    " 25% [===         ]    250 B avg    100 B/s 0:00:05        ");
@@ -129,7 +129,7 @@ golden_start_and_end(void **state)
 static void
 golden_unknown(void **state)
 {
-	struct render_state s = { .bytes = 1 << 20, .rate = 1 << 19,
+	struct render_state s = { .count = 1 << 20, .rate = 1 << 19,
 	    .average = 1 << 19, .elapsed = 2, .eta = -1, .phase = 2 };
 
 	(void)state;
@@ -147,7 +147,7 @@ over_one_hundred_percent(void **state)
 	struct render_state s = half();
 
 	(void)state;
-	s.bytes = s.done = 1500;
+	s.count = s.done = 1500;
 	s.eta = -1;
 	render_line(&s, 80, &ascii, line, sizeof(line));
 	assert_non_null(strstr(line, "100% [====="));
@@ -358,7 +358,7 @@ width_rule(void **state)
 					s.prefix = prefixes[p];
 					s.size = k == 1 ? 0 : 1000;
 					s.final = k == 2;
-					s.done = s.bytes = k == 3 ? 999 : 500;
+					s.done = s.count = k == 3 ? 999 : 500;
 					s.phase = (unsigned)w * 7;
 					render_line(&s, w, caps[c], line,
 					    sizeof(line));
@@ -412,7 +412,7 @@ steady_widths(void **state)
 	for (int lines = 0; lines < 2; lines++) {
 		s.unit = lines ? RENDER_LINES : RENDER_BYTES;
 		for (size_t i = 0; i < sizeof(values) / sizeof(*values); i++) {
-			s.bytes = (uint64_t)values[i];
+			s.count = (uint64_t)values[i];
 			s.rate = s.average = values[i];
 			s.elapsed = s.eta = (double)(i * 1111 % 36000);
 			render_format(&s, "%b|%r|%a|%t|%e|%I|%T|", 200, &ascii,
@@ -433,13 +433,13 @@ steady_widths(void **state)
 	for (int bits = 0; bits < 2; bits++) {
 		s.unit = bits ? RENDER_BITS : RENDER_LINES;
 		s.size = 0;
-		s.bytes = 0;
+		s.count = 0;
 		s.rate = s.average = 0;
 		render_format(&s, "%b|%r|%a|", 100, &ascii, line, sizeof(line));
 		bars_at(line, first, sizeof(first));
 		for (size_t i = 0; i < sizeof(values) / sizeof(*values); i++) {
 			/* bits count bytes too: the largest stays below 2^64 */
-			s.bytes = (uint64_t)(values[i] / (bits ? 8 : 1));
+			s.count = (uint64_t)(values[i] / (bits ? 8 : 1));
 			s.rate = s.average = values[i];
 			render_format(&s, "%b|%r|%a|", 100, &ascii, line,
 			    sizeof(line));
@@ -462,7 +462,7 @@ bit_amounts(void **state)
 		{ 125e6, "1.00 Gb" }, { 117.5e6, "940 Mb" },
 		{ 1e18, "8.00 Eb" }, { 1e21, "8000 Eb" }, { -1, "0 b" },
 	};
-	struct render_state s = { .bytes = 100, .rate = 125e6,
+	struct render_state s = { .count = 100, .rate = 125e6,
 	    .average = 117.5e6, .elapsed = 2, .eta = -1, .phase = 2,
 	    .unit = RENDER_BITS };
 	char buf[32];
@@ -484,7 +484,7 @@ bit_amounts(void **state)
 static void
 line_amounts(void **state)
 {
-	struct render_state s = { .bytes = 1500000, .rate = 250000,
+	struct render_state s = { .count = 1500000, .rate = 250000,
 	    .average = 999, .elapsed = 2, .eta = -1, .phase = 2,
 	    .unit = RENDER_LINES };
 	char buf[32];
@@ -601,11 +601,11 @@ numeric_percentage(void **state)
 	render_numeric(&s, true, "%p", false, line, sizeof(line));
 	assert_string_equal(line, "100");
 	s.size = 0;
-	s.bytes = 777;
+	s.count = 777;
 	render_numeric(&s, false, "%p", false, line, sizeof(line));
 	assert_string_equal(line, "777");
 	/* an empty input's size, 0, is known: it is complete */
-	s.done = s.bytes = 0;
+	s.done = s.count = 0;
 	render_numeric(&s, true, "%p", false, line, sizeof(line));
 	assert_string_equal(line, "100");
 }
@@ -649,7 +649,7 @@ steady_times(void **state)
 		for (int step = 0; step < 1000; step++) {
 			s.elapsed = runs[r] * step / 1000;
 			s.eta = runs[r] - s.elapsed;
-			s.done = s.bytes = (uint64_t)(s.elapsed * 10);
+			s.done = s.count = (uint64_t)(s.elapsed * 10);
 			s.size = (uint64_t)(runs[r] * 10);
 			s.time_cols = cols = render_time_cols(&s, cols);
 			render_line(&s, 120, &ascii, line, sizeof(line));
