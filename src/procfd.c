@@ -36,6 +36,34 @@ procfd_grow(struct procfd_file **files, size_t *n, size_t *room)
 }
 
 int
+procfd_take(struct procfd_file **files, size_t *n, size_t *room,
+    const struct procfd_entry *e, int fd, bool *found)
+{
+	struct procfd_file *f;
+
+	if (e->fd < 0 || (fd >= 0 && e->fd != fd))
+		return 0;
+	if (fd >= 0)
+		*found = true;
+	if (e->kind == PROCFD_OTHER)
+		return fd >= 0 ? PROCFD_NOT_FILE : 0;
+	if ((f = procfd_grow(files, n, room)) == NULL)
+		return ENOMEM;
+	if ((f->path = strdup(e->path != NULL ? e->path : "")) == NULL) {
+		(*n)--;
+		return ENOMEM;
+	}
+	f->fd = e->fd;
+	f->dev = e->dev;
+	f->ino = e->ino;
+	f->offset = e->offset > 0 ? (uint64_t)e->offset : 0;
+	f->size = e->kind == PROCFD_REGULAR ? e->size : 0;
+	f->writing = e->writable && !e->readable;
+	f->writable = e->writable;
+	return 0;
+}
+
+int
 procfd_end(struct procfd_file **files, size_t *n, int error)
 {
 	if (error != 0) {

@@ -17,7 +17,6 @@
 #include <libproc.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "tach/procfd.h"
 
@@ -46,29 +45,27 @@ static int
 add(pid_t pid, int fd, struct procfd_file **files, size_t *n, size_t *room)
 {
 	struct vnode_fdinfowithpath vi;
-	struct procfd_file *f;
+	struct procfd_entry e;
 	mode_t mode;
+	bool found;
 
 	if (proc_pidfdinfo(pid, fd, PROC_PIDFDVNODEPATHINFO, &vi,
 	    sizeof(vi)) != (int)sizeof(vi))
 		return errno == EPERM || errno == EACCES ? errno : EBADF;
 	mode = (mode_t)vi.pvip.vip_vi.vi_stat.vst_mode;
-	if (!S_ISREG(mode) && !S_ISBLK(mode) && !S_ISCHR(mode))
-		return PROCFD_NOT_FILE;
-	if ((f = procfd_grow(files, n, room)) == NULL)
-		return ENOMEM;
-	if ((f->path = strdup(vi.pvip.vip_path)) == NULL) {
-		(*n)--;
-		return ENOMEM;
-	}
-	f->fd = fd;
-	f->dev = (uint64_t)vi.pvip.vip_vi.vi_stat.vst_dev;
-	f->ino = (uint64_t)vi.pvip.vip_vi.vi_stat.vst_ino;
-	f->offset = vi.pfi.fi_offset > 0 ? (uint64_t)vi.pfi.fi_offset : 0;
-	f->size = S_ISREG(mode) ? (uint64_t)vi.pvip.vip_vi.vi_stat.vst_size : 0;
-	f->writing = (vi.pfi.fi_openflags & (FREAD | FWRITE)) == FWRITE;
-	f->writable = (vi.pfi.fi_openflags & FWRITE) != 0;
-	return 0;
+	e = (struct procfd_entry){
+		.fd = fd,
+		.kind = S_ISREG(mode) ? PROCFD_REGULAR :
+		    S_ISBLK(mode) || S_ISCHR(mode) ? PROCFD_DISK : PROCFD_OTHER,
+		.path = vi.pvip.vip_path,
+		.dev = (uint64_t)vi.pvip.vip_vi.vi_stat.vst_dev,
+		.ino = (uint64_t)vi.pvip.vip_vi.vi_stat.vst_ino,
+		.offset = vi.pfi.fi_offset,
+		.size = (uint64_t)vi.pvip.vip_vi.vi_stat.vst_size,
+		.readable = (vi.pfi.fi_openflags & FREAD) != 0,
+		.writable = (vi.pfi.fi_openflags & FWRITE) != 0,
+	};
+	return procfd_take(files, n, room, &e, fd, &found);
 }
 
 int

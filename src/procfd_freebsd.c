@@ -16,7 +16,6 @@
 #include <fcntl.h>
 #include <libutil.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "tach/procfd.h"
 
@@ -47,7 +46,7 @@ int
 procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 {
 	struct kinfo_file *kf, *k;
-	struct procfd_file *f;
+	struct procfd_entry e;
 	size_t room = 0;
 	int count, error, type;
 	bool found = false;
@@ -58,34 +57,24 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 		return error;
 	if ((kf = kinfo_getfile(pid, &count)) == NULL)
 		return errno != 0 ? errno : ESRCH;
+	/* the cwd, root and text have kf_fd < 0: not descriptors */
 	for (int i = 0; i < count && error == 0; i++) {
 		k = &kf[i];
-		if (k->kf_fd < 0 || (fd >= 0 && k->kf_fd != fd))
-			continue;	/* the cwd, root, text: not descriptors */
-		found = true;
 		type = k->kf_un.kf_file.kf_file_type;
-		if (k->kf_type != KF_TYPE_VNODE ||
-		    (type != KF_VTYPE_VREG && type != KF_VTYPE_VCHR)) {
-			if (fd >= 0)
-				error = PROCFD_NOT_FILE;
-			continue;
-		}
-		if ((f = procfd_grow(files, n, &room)) == NULL ||
-		    (f->path = strdup(k->kf_path)) == NULL) {
-			if (f != NULL)
-				(*n)--;
-			error = ENOMEM;
-			break;
-		}
-		f->fd = k->kf_fd;
-		f->dev = k->kf_un.kf_file.kf_file_fsid;
-		f->ino = k->kf_un.kf_file.kf_file_fileid;
-		f->offset = k->kf_offset > 0 ? (uint64_t)k->kf_offset : 0;
-		f->size = type == KF_VTYPE_VREG ?
-		    k->kf_un.kf_file.kf_file_size : 0;
-		f->writing = (k->kf_flags & (KF_FLAG_READ | KF_FLAG_WRITE)) ==
-		    KF_FLAG_WRITE;
-		f->writable = (k->kf_flags & KF_FLAG_WRITE) != 0;
+		e = (struct procfd_entry){
+			.fd = k->kf_fd,
+			.kind = k->kf_type != KF_TYPE_VNODE ? PROCFD_OTHER :
+			    type == KF_VTYPE_VREG ? PROCFD_REGULAR :
+			    type == KF_VTYPE_VCHR ? PROCFD_DISK : PROCFD_OTHER,
+			.path = k->kf_path,
+			.dev = k->kf_un.kf_file.kf_file_fsid,
+			.ino = k->kf_un.kf_file.kf_file_fileid,
+			.offset = k->kf_offset,
+			.size = k->kf_un.kf_file.kf_file_size,
+			.readable = (k->kf_flags & KF_FLAG_READ) != 0,
+			.writable = (k->kf_flags & KF_FLAG_WRITE) != 0,
+		};
+		error = procfd_take(files, n, &room, &e, fd, &found);
 	}
 	free(kf);
 	/* the descriptor asked for is not in the table: not open */

@@ -19,7 +19,6 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "tach/procfd.h"
@@ -48,18 +47,17 @@ procfd_started(pid_t pid, uint64_t *started)
 	return process_state(pid, started);
 }
 
-static char *
-name_of(pid_t pid, int fd)
+/* The path /proc gives for pid's fd, in target; "" if it gives none. */
+static const char *
+name_of(pid_t pid, int fd, char *target, size_t size)
 {
-	char link[64], target[PATH_MAX];
+	char link[64];
 	ssize_t len;
 
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)pid, fd);
-	if ((len = readlink(link, target, sizeof(target) - 1)) > 0) {
-		target[len] = '\0';
-		return strdup(target);
-	}
-	return strdup("");
+	len = readlink(link, target, size - 1);
+	target[len > 0 ? len : 0] = '\0';
+	return target;
 }
 
 /*
@@ -96,7 +94,8 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 	int mib[6] = { CTL_KERN, KERN_FILE2, KERN_FILE_BYPID, pid,
 	    (int)sizeof(struct kinfo_file), 0 };
 	struct kinfo_file *kf, *k;
-	struct procfd_file *f;
+	struct procfd_entry e;
+	char target[PATH_MAX];
 	size_t room = 0, count;
 	int error;
 	bool found = false;
@@ -109,29 +108,22 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 		return errno;
 	for (size_t i = 0; i < count && error == 0; i++) {
 		k = &kf[i];
-		if (fd >= 0 && k->ki_fd != fd)
-			continue;
-		found = true;
-		if (k->ki_ftype != DTYPE_VNODE || (k->ki_vtype != VREG &&
-		    k->ki_vtype != VBLK && k->ki_vtype != VCHR)) {
-			if (fd >= 0)
-				error = PROCFD_NOT_FILE;
-			continue;
-		}
-		if ((f = procfd_grow(files, n, &room)) == NULL ||
-		    (f->path = name_of(pid, k->ki_fd)) == NULL) {
-			if (f != NULL)
-				(*n)--;
-			error = ENOMEM;
-			break;
-		}
-		f->fd = k->ki_fd;
-		f->dev = 0;
-		f->ino = k->ki_fdata;	/* the vnode: one per open file */
-		f->offset = k->ki_foffset;
-		f->size = k->ki_vtype == VREG ? k->ki_vsize : 0;
-		f->writing = (k->ki_flag & (FREAD | FWRITE)) == FWRITE;
-		f->writable = (k->ki_flag & FWRITE) != 0;
+		e = (struct procfd_entry){
+			.fd = k->ki_fd,
+			.kind = k->ki_ftype != DTYPE_VNODE ? PROCFD_OTHER :
+			    k->ki_vtype == VREG ? PROCFD_REGULAR :
+			    k->ki_vtype == VBLK || k->ki_vtype == VCHR ?
+			    PROCFD_DISK : PROCFD_OTHER,
+			.ino = k->ki_fdata,	/* the vnode: one per open file */
+			.offset = (int64_t)k->ki_foffset,
+			.size = k->ki_vsize,
+			.readable = (k->ki_flag & FREAD) != 0,
+			.writable = (k->ki_flag & FWRITE) != 0,
+		};
+		/* /proc is asked only for what will be listed */
+		if (e.kind != PROCFD_OTHER && (fd < 0 || e.fd == fd))
+			e.path = name_of(pid, e.fd, target, sizeof(target));
+		error = procfd_take(files, n, &room, &e, fd, &found);
 	}
 	free(kf);
 	/* the descriptor asked for is not in the table: not open */

@@ -69,7 +69,31 @@ int	procfd_hold(pid_t pid);
 bool	procfd_gone(int hold);
 
 
-/* For the implementations (procfd.c): a new entry at the list's end. */
+/*
+ * For the implementations (procfd.c).  One descriptor as a system's table
+ * gives it (kinfo_getfile's kinfo_file, KERN_FILE2's, proc_pidfdinfo's),
+ * its fields made plain, for procfd_take.
+ */
+enum procfd_kind { PROCFD_REGULAR, PROCFD_DISK, PROCFD_OTHER };
+struct procfd_entry {
+	int		 fd;		/* < 0: not a descriptor (cwd, text) */
+	enum procfd_kind kind;		/* a disk: a block or char device */
+	const char	*path;		/* copied; NULL: "" */
+	uint64_t	 dev, ino;
+	int64_t		 offset;	/* below 0 (unknown): 0 */
+	uint64_t	 size;		/* a regular file's, else not used */
+	bool		 readable, writable;
+};
+/*
+ * The rule every system's table is read by: e joins the list if it is a
+ * descriptor (fd < 0: any; else that one, and *found is set) open to a
+ * regular file or a disk.  0; PROCFD_NOT_FILE when it is the fd asked
+ * for and is not one; ENOMEM.
+ */
+int			 procfd_take(struct procfd_file **files, size_t *n,
+			    size_t *room, const struct procfd_entry *e, int fd,
+			    bool *found);
+/* A new entry at the list's end. */
 struct procfd_file	*procfd_grow(struct procfd_file **files, size_t *n,
 			    size_t *room);
 /*
