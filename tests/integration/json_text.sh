@@ -96,4 +96,29 @@ check "a missing hostile -f file: exit 1 ($?)" [ $? -eq 1 ]
 check "…named escaped" grep -qF 'no\x1b[2Jsuch: No such file or directory' "$WORK/err"
 lacks "…no raw ESC" "$WORK/err" "$(printf '\033')"
 
+# Each number keeps one form for the run, whatever its value: jq and a
+# strict schema see the same type and precision in every object, from the
+# first at 0 to the last.  A failed run with --stats: every line JSON.
+head -c 3000000 /dev/zero | "$TACH" --format json --stats -i 0.05 -L 6m \
+    -l 2000000 2>"$WORK/err" >/dev/null
+head -c 3000000 /dev/zero | "$TACH" --format json --stats -i 0.05 \
+    2>>"$WORK/err" >/dev/full
+forms() {
+	grep -o "\"$1\":[^,}]*" "$WORK/err" | sed "s/^\"$1\"://" |
+	    grep -Evx "$2" | grep -vx null
+}
+for field in 'elapsed [0-9]+\.[0-9]{3}' 'rate [0-9]+\.[0-9]' \
+    'average [0-9]+\.[0-9]' 'percent [0-9]+\.[0-9]{2}' 'eta [0-9]+\.[0-9]' \
+    'bytes [0-9]+' 'size [0-9]+'; do
+	name=${field% *}
+	odd=$(forms "$name" "${field#* }" | head -n 3 | tr '\n' ' ')
+	check "json: \"$name\" in one form (${odd:-all})" [ -z "$odd" ]
+done
+check "json: objects at 0 and past it seen" sh -c \
+    "grep -q '\"bytes\":0,' '$WORK/err' && grep -q '\"bytes\":[1-9]' '$WORK/err'"
+check "json: every line on stderr is an object, the error too" sh -c \
+    "! grep -qv '^{.*}\$' '$WORK/err'"
+check "json: the error among them" grep -qxF \
+    '{"message":"writing stdout: No space left on device"}' "$WORK/err"
+
 done_testing
