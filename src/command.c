@@ -118,12 +118,14 @@ command_failed(const char *name, int error)
 	 */
 	if (error == ENOENT && stat(name, &sb) == 0 && S_ISREG(sb.st_mode) &&
 	    access(name, X_OK) == -1)
-		report_errx(command_spawn_status(error), "%s: taken as a command, and "
+		report_errx(command_spawn_status(error),
+		    "%s: taken as a command, and "
 		    "no command of that name was found; to read the file use "
 		    "-f %s", text_safe(name), text_safe(name));
 	if (error == EACCES && stat(name, &sb) == 0 && S_ISREG(sb.st_mode) &&
 	    access(name, X_OK) == -1)
-		report_errx(command_spawn_status(error), "%s: taken as a command, and "
+		report_errx(command_spawn_status(error),
+		    "%s: taken as a command, and "
 		    "it is not executable; to read the file use -f %s",
 		    text_safe(name), text_safe(name));
 	report_errc(command_spawn_status(error), error, "%s", text_safe(name));

@@ -365,14 +365,16 @@ control_send(const struct options *opts)
 	if (opts->format != NULL)
 		fits &= add_record(req, &len, sizeof(req), 'F', opts->format);
 	if (!fits)
-		report_errx(1, "-R %ld: the name, prefix and format are too long", pid);
+		report_errx(1,
+		    "-R %ld: the name, prefix and format are too long", pid);
 	if (!socket_name((pid_t)pid, &sun, &sunlen, false, msg, sizeof(msg)))
 		report_errx(1, "-R %ld: %s", pid, msg);
 	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
 		report_err(1, "-R %ld", pid);
 	if (connect(fd, (struct sockaddr *)&sun, sunlen) == -1) {
 		if (errno == ENOENT || errno == ECONNREFUSED)
-			report_errx(1, "-R %ld: no copy of this user's with that PID "
+			report_errx(1,
+			    "-R %ld: no copy of this user's with that PID "
 			    "is listening (it has ended, or watches with -d)",
 			    pid);
 		report_err(1, "-R %ld", pid);
@@ -386,7 +388,8 @@ control_send(const struct options *opts)
 		report_err(1, "-R %ld", pid);
 	/* a copy stopped by ^Z answers when it is continued */
 	if (read_whole(fd, msg, sizeof(msg), 10) <= 0)
-		report_errx(1, "-R %ld: no answer: the copy ended or is stopped", pid);
+		report_errx(1,
+		    "-R %ld: no answer: the copy ended or is stopped", pid);
 	close(fd);
 	msg[strcspn(msg, "\n")] = '\0';
 	if (strcmp(msg, "ok") != 0)

@@ -213,7 +213,7 @@ report_now(struct display *d)
 		snprintf(elapsed, sizeof(elapsed), "%.3f s", t);
 	else
 		render_duration(t, elapsed, sizeof(elapsed));
-	report_warnx("%s%s%s%llu bytes (%s) in %s, %s/s",
+	report_info("%s%s%s%llu bytes (%s) in %s, %s/s",
 	    whose(d) != NULL ? whose(d) : "", whose(d) != NULL ? ": " : "",
 	    lines, (unsigned long long)bytes, amount, elapsed, rate);
 }
@@ -373,7 +373,7 @@ print_stats(struct display *d, double t)
 	if (d->lines)
 		report_moved(name, r->records, RENDER_LINES, t, NULL);
 	report_rates(name, &d->rates, d->interval, d->unit);
-	report_warnx("%s%sinput-wait %d%%, output-wait %d%%",
+	report_info("%s%sinput-wait %d%%, output-wait %d%%",
 	    name != NULL ? name : "", name != NULL ? ": " : "",
 	    t > 0 ? (int)(100 * r->wait_in / t + 0.5) : 0,
 	    t > 0 ? (int)(100 * r->wait_out / t + 0.5) : 0);

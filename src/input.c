@@ -135,7 +135,8 @@ start_feeder(int from, const unsigned char *head, size_t len, int feed[2],
 		report_errx(1, "%s stopped reading %s before its end",
 		    in->decompressor_name, text_safe(in->name));
 	default:
-		report_errc(1, r.error, "copying %s into %s", text_safe(in->name),
+		report_errc(1, r.error,
+		    "copying %s into %s", text_safe(in->name),
 		    in->decompressor_name);
 	}
 }
@@ -243,7 +244,8 @@ input_open(struct input *in, const struct options *opts, const char *file)
 		}
 	}
 	if (opts->cmd == NULL && own_output(in->fd)) {
-		report_warnx("%s: input file is output file", text_safe(in->name));
+		report_warnx("%s: input file is output file",
+		    text_safe(in->name));
 		if (file != NULL)
 			close(in->fd);
 		in->fd = -1;
@@ -321,8 +323,9 @@ input_close(struct input *in, bool stop)
 	 */
 	if (status == 0 && fed != 0) {
 		if (WIFSIGNALED(fed))
-			report_warnx("copying %s into %s: %s", text_safe(in->name),
-			    in->decompressor_name, strsignal(WTERMSIG(fed)));
+			report_warnx("copying %s into %s: %s",
+			    text_safe(in->name), in->decompressor_name,
+			    strsignal(WTERMSIG(fed)));
 		return fed;
 	}
 	if (WIFSIGNALED(status))

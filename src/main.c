@@ -154,7 +154,8 @@ copy_inputs(struct relay *relay, struct input *in, const struct options *opts,
 		    *next >= opts->nfiles)
 			return end;
 		if (end == RELAY_READ_ERROR) {
-			report_warnc(relay->error, "reading %s", text_safe(*in_name));
+			report_warnc(relay->error,
+			    "reading %s", text_safe(*in_name));
 			*failed = true;
 		}
 		before = in->source != -1 ? input_source_done(in) : 0;
@@ -194,15 +195,16 @@ report_skipped(struct relay *r, const struct options *opts)
 	for (size_t i = 0; i < r->nskipped; i++) {
 		const struct relay_skip *s = &r->skipped[i];
 
-		report_warnx("%s: unreadable, sent as zeros: bytes %llu-%llu (%llu)",
-		    text_safe(opts->nfiles > 0 ? opts->files[s->part] :
-		    "stdin"), (unsigned long long)s->offset,
+		report_warnx("%s: unreadable, sent as zeros: bytes "
+		    "%llu-%llu (%llu)", text_safe(opts->nfiles > 0 ?
+		    opts->files[s->part] : "stdin"),
+		    (unsigned long long)s->offset,
 		    (unsigned long long)(s->offset + s->length - 1),
 		    (unsigned long long)s->length);
 	}
 	if (any)
-		report_warnx("rescued %llu of %llu bytes; %llu unreadable, sent as "
-		    "zeros", (unsigned long long)(r->bytes - r->lost),
+		report_warnx("rescued %llu of %llu bytes; %llu unreadable, "
+		    "sent as zeros", (unsigned long long)(r->bytes - r->lost),
 		    (unsigned long long)r->bytes, (unsigned long long)r->lost);
 	relay_free_skipped(r);
 	return any;

@@ -31,7 +31,7 @@ report_before_message(void (*fn)(void))
 #define NO_CODE	(-1)
 
 static void
-vmessage(int code, const char *fmt, va_list ap)
+vmessage(int code, bool note, const char *fmt, va_list ap)
 {
 	char *text = NULL;
 	size_t size;
@@ -57,7 +57,8 @@ vmessage(int code, const char *fmt, va_list ap)
 		free(text);
 		return;
 	}
-	strlcpy(latest, text, sizeof(latest));
+	if (!note)
+		strlcpy(latest, text, sizeof(latest));
 	if (json_messages) {
 		fputs("{\"message\":", stderr);
 		text_json(stderr, text);
@@ -86,7 +87,7 @@ report_warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmessage(code, fmt, ap);
+	vmessage(code, false, fmt, ap);
 	va_end(ap);
 }
 
@@ -96,7 +97,17 @@ report_warnx(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmessage(NO_CODE, fmt, ap);
+	vmessage(NO_CODE, false, fmt, ap);
+	va_end(ap);
+}
+
+void
+report_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(NO_CODE, true, fmt, ap);
 	va_end(ap);
 }
 
@@ -106,7 +117,7 @@ report_warnc(int code, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmessage(code, fmt, ap);
+	vmessage(code, false, fmt, ap);
 	va_end(ap);
 }
 
@@ -117,7 +128,7 @@ report_err(int eval, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmessage(code, fmt, ap);
+	vmessage(code, false, fmt, ap);
 	va_end(ap);
 	exit(eval);
 }
@@ -128,7 +139,7 @@ report_errx(int eval, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmessage(NO_CODE, fmt, ap);
+	vmessage(NO_CODE, false, fmt, ap);
 	va_end(ap);
 	exit(eval);
 }
@@ -139,7 +150,7 @@ report_errc(int eval, int code, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmessage(code, fmt, ap);
+	vmessage(code, false, fmt, ap);
 	va_end(ap);
 	exit(eval);
 }

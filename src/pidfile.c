@@ -61,7 +61,8 @@ pidfile_publish(const char *path)
 	if (tmp == NULL)
 		report_err(1, "-P");
 	if (lstat(path, &sb) == 0 && (kind = kind_of(sb.st_mode)) != NULL)
-		report_errx(1, "-P %s: %s, not replaced: give a new or a regular "
+		report_errx(1,
+		    "-P %s: %s, not replaced: give a new or a regular "
 		    "file", text_safe(path), kind);
 	snprintf(tmp, room, "%s.XXXXXX", path);
 	/* readable as a plain file would be, not mkstemp's 0600 */

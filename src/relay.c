@@ -121,7 +121,8 @@ relay_set_limit(struct relay *r, double limit, bool in_bytes)
 	r->limit_records = r->separator != -1 && !in_bytes;
 	/* before the first byte, the clock starts with the first move */
 	if (r->limit_from != 0 || tier_limit_count(r) > 0)
-		r->limit_from = clock_now() - (double)tier_limit_count(r) / limit;
+		r->limit_from = clock_now() -
+		    (double)tier_limit_count(r) / limit;
 	r->limit_stopped = 0;
 }
 

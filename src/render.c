@@ -656,7 +656,8 @@ token_number(const struct render_state *s, bool size_known, enum token t,
 	case T_BAR:
 		/* 100 only once the size is reached; no size: the amount */
 		if (s->size == 0 && !size_known)
-			snprintf(buf, len, "%llu", (unsigned long long)s->count);
+			snprintf(buf, len, "%llu",
+			    (unsigned long long)s->count);
 		else
 			snprintf(buf, len, "%d", s->done >= s->size ? 100 :
 			    (int)((double)s->done * 100 / (double)s->size));

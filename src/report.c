@@ -415,7 +415,7 @@ report_moved(const char *whose, uint64_t count, enum render_unit unit,
 
 	render_amount(t > 0 ? (double)count / t : 0, unit, rate,
 	    sizeof(rate));
-	report_warnx("%s%s%llu %s in %.3f s, %s/s%s%s",
+	report_info("%s%s%llu %s in %.3f s, %s/s%s%s",
 	    whose != NULL ? whose : "", whose != NULL ? ": " : "",
 	    (unsigned long long)count,
 	    unit == RENDER_LINES ? "lines" : "bytes", t, rate,
@@ -436,12 +436,12 @@ report_rates(const char *whose, struct stats_intervals *rates,
 	render_amount(sum.max, unit, a[3], sizeof(a[3]));
 	render_amount(sum.stddev, unit, a[4], sizeof(a[4]));
 	if (rates->full == 0)
-		report_warnx("%s%srate not measured: the run was "
+		report_info("%s%srate not measured: the run was "
 		    "shorter than half an interval (%g s)",
 		    whose != NULL ? whose : "", whose != NULL ? ": " : "",
 		    interval / 2);
 	else
-		report_warnx("%s%srate over %zu intervals: min %s/s, "
+		report_info("%s%srate over %zu intervals: min %s/s, "
 		    "median %s/s, mean %s/s, max %s/s, stddev %s/s",
 		    whose != NULL ? whose : "",
 		    whose != NULL ? ": " : "", sum.count, a[0], a[1], a[2],

@@ -169,7 +169,7 @@ print_stats(struct watch *ws, struct proc *p, struct watched *w, double now)
 
 	/* seen once, then gone: what it read after that was never seen */
 	if (w->samples < 2) {
-		report_warnx("%s: read between samples, at %llu when seen: "
+		report_info("%s: read between samples, at %llu when seen: "
 		    "not measured", whose(p, w, who, sizeof(who)),
 		    (unsigned long long)w->position);
 		return;
@@ -523,7 +523,7 @@ report(struct watch *ws)
 				    (unsigned long long)size_of(w));
 			else
 				size[0] = '\0';
-			report_warnx("%s: at %llu%s bytes",
+			report_info("%s: at %llu%s bytes",
 			    whose(&ws->procs[i], w, who, sizeof(who)),
 			    (unsigned long long)w->position, size);
 		}
@@ -575,10 +575,12 @@ refuse(pid_t pid, int fd, int error)
 	/* blame another user only when it is one: root may be refused too */
 	if ((error == EACCES || error == EPERM) && kill(pid, 0) == -1 &&
 	    errno == EPERM)
-		report_errc(1, error, "process %d: its files may not be inspected: it "
+		report_errc(1, error,
+		    "process %d: its files may not be inspected: it "
 		    "runs as another user", (int)pid);
 	if (error == EACCES || error == EPERM)
-		report_errc(1, error, "process %d: its files may not be inspected, "
+		report_errc(1, error,
+		    "process %d: its files may not be inspected, "
 		    "though tach may signal it: the system's rules forbid it "
 		    "(ptrace access, another namespace or jail)", (int)pid);
 	if (fd >= 0 && error == PROCFD_NOT_FILE)
@@ -637,7 +639,8 @@ find_more(struct watch *ws, double now)
 	ws->found = now;
 	if ((error = procfd_find(ws->names, ws->nnames, &found, &n)) != 0) {
 		if (error == ENOSYS)
-			report_errx(1, "-d: watching by name is not supported on this "
+			report_errx(1,
+			    "-d: watching by name is not supported on this "
 			    "system: give a process id");
 		report_warnc(error, "-d: the process list");
 		return false;
@@ -743,7 +746,8 @@ begin(struct watch *ws)
 		exit(1);
 	if (ws->nprocs == 0 && !opts->wait_for) {
 		if (opts->watch_name != NULL)
-			report_errx(1, "-d %s: no process of that name is running "
+			report_errx(1,
+			    "-d %s: no process of that name is running "
 			    "(--wait-for waits for one)",
 			    text_safe(opts->watch_name));
 		report_errx(1, "-d: none of the usual copy tools is running "
@@ -810,7 +814,7 @@ watch_run(const struct options *opts)
 	report_open(ws.out, STDERR_FILENO, !opts->numeric && !opts->json,
 	    opts->force, opts->width, opts->format);
 	if (ws.nprocs == 0)
-		report_warnx("-d: waiting for %s%s", opts->watch_name != NULL ?
+		report_info("-d: waiting for %s%s", opts->watch_name != NULL ?
 		    "a process named " : "one of the usual copy tools",
 		    opts->watch_name != NULL ? text_safe(opts->watch_name) :
 		    "");

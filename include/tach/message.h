@@ -13,14 +13,18 @@
 
 /*
  * The one way a message reaches stderr, as err(3) and warn(3) word it:
- * the bar's line is ended first (the reporter's report_break), then "tach: " and the
- * text, or under --format json an object, {"message":"..."}.  The plain
+ * the bar's line is ended first (the reporter's report_break), then
+ * "tach: " and the text, or under --format json an object,
+ * {"message":"..."}.  The plain
  * forms add strerror(errno), the c forms strerror(code), the x forms
  * nothing; the err forms then exit with eval.
  */
 void	report_warn(const char *fmt, ...)
 	    __attribute__((format(printf, 1, 2)));
 void	report_warnx(const char *fmt, ...)
+	    __attribute__((format(printf, 1, 2)));
+/* A line that informs (SIGUSR1, --stats): never a failed run's reason. */
+void	report_info(const char *fmt, ...)
 	    __attribute__((format(printf, 1, 2)));
 void	report_warnc(int code, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));

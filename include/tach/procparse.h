@@ -13,8 +13,9 @@
 
 /*
  * /proc/PID/stat: ESRCH for a zombie, a dead process, one in exit(2)
- * (whose files close at any moment) or a line that cannot be read, else 0, with the start time (field 22, in clock ticks
- * since boot) in *started unless it is NULL.
+ * (whose files close at any moment) or a line that cannot be read, else
+ * 0, with the start time (field 22, in clock ticks since boot) in
+ * *started unless it is NULL.
  */
 int	procparse_stat(const char *text, uint64_t *started);
 /*

@@ -44,6 +44,22 @@ head -c 100000 /dev/zero | "$TACH" --format json -q -f /dev/stdin sh -c \
     'cat >/dev/null; exit 3' 2>"$err"
 check "json: cmd's status is the reason" grep -qF \
     '"result":"failed","reason":"sh exited with status 3"}' "$err"
+# a SIGUSR1 line after the failure informs: the reason stays the failure
+rm -f "$WORK/hold"
+mkfifo "$WORK/hold"
+"$TACH" --format json -q -f "$WORK/missing" -f "$WORK/hold" 2>"$err" \
+    >/dev/null &
+copy=$!
+exec 5>"$WORK/hold"
+wait_until 60 caught $copy USR1
+kill -USR1 $copy
+check "json: SIGUSR1's line is an object" wait_until 60 grep -q \
+    '^{"message":"0 bytes (0 B) in ' "$err"
+exec 5>&-
+wait $copy
+check "json: the reason is the failure, not SIGUSR1's line" grep -qF \
+    "\"result\":\"failed\",\"reason\":\"$WORK/missing: No such file or directory\"}" \
+    "$err"
 "$TACH" --format json -n </dev/null 2>"$err"
 check "json: an option's complaint is an object too" grep -qxF \
     '{"message":"-n and --format json both write to stderr: choose one"}' "$err"
