@@ -49,15 +49,23 @@ bottleneck(const struct display *d, double t, char *buf, size_t len)
 	return buf;
 }
 
-/* -F's %I (the wall clock) and %T (input queued, % of the buffer). */
+/*
+ * -F's %I (the wall clock) and %T: -b's buffer's fill, or else the input
+ * queued, % of the buffer.
+ */
 static void
 format_extras(const struct display *d, struct render_state *s)
 {
+	struct relay_fill f;
 	struct timespec now;
 	int queued;
 
 	if (clock_gettime(CLOCK_REALTIME, &now) == 0)
 		s->wall = (double)now.tv_sec;
+	if (relay_fill(d->relay, &f)) {
+		s->waiting = (int)((double)f.held * 100 / (double)f.size + 0.5);
+		return;
+	}
 	/*
 	 * A file's FIONREAD is all that is left of it: the buffer is full.
 	 * Where it says nothing (a disk, the input closed), nothing waits.
@@ -83,6 +91,8 @@ state_at(struct display *d, double t, bool final, struct report_line *l,
 	meter_update(&d->meter, t, count);
 	memset(l, 0, sizeof(*l));
 	l->bytes = d->relay->bytes;
+	if (relay_fill(d->relay, &l->fill))
+		l->buffered = true;
 	l->size_known = d->size_known;
 	s->done = count;
 	if (d->input->source != -1) {
@@ -368,11 +378,22 @@ print_stats(struct display *d, double t)
 {
 	const struct relay *r = d->relay;
 	const char *name = whose(d);
+	struct relay_fill f;
+	char most[32], size[32];
 
 	report_moved(name, r->bytes, byte_unit(d), t, NULL);
 	if (d->lines)
 		report_moved(name, r->records, RENDER_LINES, t, NULL);
 	report_rates(name, &d->rates, d->interval, d->unit);
+	if (relay_fill(r, &f)) {
+		render_amount((double)f.most, RENDER_BYTES, most, sizeof(most));
+		render_amount((double)f.size, RENDER_BYTES, size, sizeof(size));
+		report_info("%s%sbuffer: at most %s of %s (%d%%), full %.3f s, "
+		    "empty %.3f s", name != NULL ? name : "",
+		    name != NULL ? ": " : "", most, size,
+		    (int)((double)f.most * 100 / (double)f.size + 0.5), f.full,
+		    f.empty);
+	}
 	report_info("%s%sinput-wait %d%%, output-wait %d%%",
 	    name != NULL ? name : "", name != NULL ? ": " : "",
 	    t > 0 ? (int)(100 * r->wait_in / t + 0.5) : 0,

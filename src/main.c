@@ -60,13 +60,24 @@ start_command(const struct options *opts, struct input *in, pid_t *pid)
 	return fds[1];
 }
 
+/* -b below RELAY_BUFFER_MIN: the size of each read and write. */
 static size_t
 buffer_size(const struct options *opts, int in, int out)
 {
-	if (opts->bufsize == 0)
+	if (opts->bufsize == 0 || opts->bufsize >= RELAY_BUFFER_MIN)
 		return relay_default_bufsize(in, out, !opts->no_splice);
-	if (opts->bufsize > RELAY_BUFSIZE_MAX)
-		return RELAY_BUFSIZE_MAX;
+	return (size_t)opts->bufsize;
+}
+
+/* -b from RELAY_BUFFER_MIN on: the bytes held between input and output. */
+static size_t
+ring_size(const struct options *opts)
+{
+	if (opts->bufsize < RELAY_BUFFER_MIN)
+		return 0;
+	if ((unsigned long long)opts->bufsize > SIZE_MAX)
+		report_errx(1, "-b: a buffer of %lld bytes: more than this "
+		    "system can address", opts->bufsize);
 	return (size_t)opts->bufsize;
 }
 
@@ -231,6 +242,7 @@ relay_setup(struct relay *r, const struct options *opts, int in, int out,
 {
 	relay_init(r, in, out, &(struct relay_config){
 	    .bufsize = buffer_size(opts, in, out),
+	    .buffer = ring_size(opts),
 	    .zerocopy = !opts->no_splice,
 	    .stop_at = opts->stop_at_size ? (uint64_t)opts->size : 0,
 	    .lines = opts->separator != -1,
@@ -329,6 +341,20 @@ outcome_of(const struct run *run, const struct relay *r)
 	return DISPLAY_FAILED;
 }
 
+/* A failed output's message: what -b's buffer read and did not deliver. */
+static const char *
+undelivered(char *buf, size_t len, const struct relay *r)
+{
+	size_t used = strlen(buf);
+
+	if (r->undelivered > 0 && used < len)
+		snprintf(buf + used, len - used, " (%llu bytes delivered; "
+		    "%llu read into the buffer and not delivered)",
+		    (unsigned long long)r->bytes,
+		    (unsigned long long)r->undelivered);
+	return buf;
+}
+
 /*
  * Why a run that did not complete failed, as its message words it, for
  * JSON's closing object: the relay's error, -E's loss, cmd's status, or
@@ -347,7 +373,7 @@ reason_of(const struct run *run, const struct relay *r, char *buf,
 	case RELAY_WRITE_ERROR:
 		snprintf(buf, len, "writing %s: %s", text_safe(run->out_name),
 		    strerror(run->error));
-		return buf;
+		return undelivered(buf, len, r);
 	case RELAY_MOVE_ERROR:
 		snprintf(buf, len, "splicing %s to %s: %s",
 		    text_safe(run->in_name), text_safe(run->out_name),
@@ -358,7 +384,7 @@ reason_of(const struct run *run, const struct relay *r, char *buf,
 			break;
 		snprintf(buf, len, "writing %s: %s", text_safe(run->out_name),
 		    strerror(EPIPE));
-		return buf;
+		return undelivered(buf, len, r);
 	default:
 		break;
 	}

@@ -21,6 +21,7 @@
 
 #include "config.h"
 #include "tach/options.h"
+#include "tach/relay.h"
 #include "tach/text.h"
 #include "tach/render.h"
 #include "tach/size.h"
@@ -189,7 +190,10 @@ help(void)
 	    "--line-mode with \\0\n"
 	    "  -8, --bits              amounts and rates in bits, SI (1 Mb is "
 	    "10^6 bits)\n"
-	    "  -b, --buffer-size SIZE  transfer buffer size (e.g. 1m, 2x64k)\n"
+	    "  -b, --buffer-size SIZE  transfer buffer size (e.g. 256k, 2x64k); "
+	    "4m and up, a\n"
+	    "                          buffer that holds up to SIZE between "
+	    "input and output\n"
 	    "  -c, --cursor            a line of its own at the bottom, below "
 	    "other output\n"
 	    "  -D, --delay-start SEC   draw nothing for the first SEC seconds\n"
@@ -727,6 +731,15 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 	if (opts->bits && opts->separator != -1) {
 		snprintf(msg, msglen, "-8 shows bytes as bits: not with %s",
 		    opts->separator == '\n' ? "--line-mode" : "-0");
+		return OPTIONS_BAD;
+	}
+	/* a buffer reads ahead: it cannot read a bad block again, nor stop
+	   at a line it has not yet written */
+	if (opts->bufsize >= RELAY_BUFFER_MIN && (opts->skip_errors ||
+	    (opts->stop_at_size && opts->separator != -1))) {
+		snprintf(msg, msglen, "-b of 4 MiB or more is a buffer, which "
+		    "reads ahead: not with %s", opts->skip_errors ? "-E" :
+		    "-S in line mode");
 		return OPTIONS_BAD;
 	}
 	if (opts->numeric && opts->json) {

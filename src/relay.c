@@ -73,6 +73,8 @@ relay_init(struct relay *r, int in, int out, const struct relay_config *c)
 		writeback_init(&r->writeback, out);
 	if (c->limit > 0)
 		relay_set_limit(r, c->limit, c->limit_in_bytes);
+	if (c->buffer > 0 && (r->ring = ring_new(c->buffer)) == NULL)
+		report_err(1, "-b: a buffer of %zu bytes", c->buffer);
 	alloc = (r->bufsize + (size_t)page - 1) / (size_t)page * (size_t)page;
 	if ((errno = posix_memalign(&buf, (size_t)page, alloc)) != 0)
 		report_err(1, "buffer of %zu bytes", alloc);
@@ -97,6 +99,10 @@ relay_free(struct relay *r)
 {
 	free(r->buf);
 	r->buf = NULL;
+	/* the closing line still shows what the buffer did */
+	r->has_fill = relay_fill(r, &r->fill);
+	ring_free(r->ring);
+	r->ring = NULL;
 }
 
 void
@@ -128,6 +134,7 @@ relay_set_limit(struct relay *r, double limit, bool in_bytes)
 
 /* The tiers, fastest first; the read/write loop always finishes. */
 static const struct tier *const tiers[] = {
+	&buffer_tier,		/* with -b beyond the pipes only */
 #if TACH_USE_ZEROCOPY
 	&zerocopy_tier,
 #endif

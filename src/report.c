@@ -378,6 +378,10 @@ report_json(const struct report_line *l)
 	if (s->unit == RENDER_LINES)
 		fprintf(stderr, "\"lines\":%llu,\"unit\":\"lines\",",
 		    (unsigned long long)s->count);
+	if (l->buffered)
+		fprintf(stderr, "\"read\":%llu,\"buffered\":%llu,",
+		    (unsigned long long)l->fill.taken,
+		    (unsigned long long)l->fill.held);
 	fprintf(stderr, "\"rate\":%.1f,\"average\":%.1f", s->rate,
 	    s->average);
 	/* an empty file's size, 0, is known from the start */

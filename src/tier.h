@@ -28,10 +28,15 @@ struct tier {
 	bool		(*run)(struct relay *r, enum relay_end *end);
 };
 
+extern const struct tier buffer_tier;
 #if TACH_USE_ZEROCOPY
 extern const struct tier zerocopy_tier;
 #endif
 extern const struct tier copy_tier;
+
+/* -b as a buffer: the ring of size bytes (NULL, errno set), and its end. */
+struct relay_ring	*ring_new(size_t size);
+void			 ring_free(struct relay_ring *g);
 
 /*
  * Bytes the next call may move (paced by -L, bounded by -S); 0 to stop,

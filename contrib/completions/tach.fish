@@ -29,7 +29,7 @@ end
 
 complete -c tach -n 'not __tach_command' -s 0 -l null -d 'count NUL-terminated records'
 complete -c tach -n 'not __tach_command' -s 8 -l bits -d 'amounts and rates in bits'
-complete -c tach -n 'not __tach_command' -s b -l buffer-size -x -d 'transfer buffer size'
+complete -c tach -n 'not __tach_command' -s b -l buffer-size -x -d 'transfer buffer size; 4m and up, a buffer'
 complete -c tach -n 'not __tach_command' -s c -l cursor -d 'a line of its own at the bottom, below other output'
 complete -c tach -n 'not __tach_command' -s D -l delay-start -x -d 'draw nothing for the first seconds'
 complete -c tach -n 'not __tach_command' -s d -l watchfd -x -a '(__fish_complete_pids)' -d 'watch the files a running process has open'

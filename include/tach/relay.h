@@ -17,6 +17,8 @@
 
 /* Buffers above this are reduced to it (see tach(1), -b). */
 #define RELAY_BUFSIZE_MAX	(64 * 1024 * 1024)
+/* -b from this size on is a buffer between input and output (tach(1)). */
+#define RELAY_BUFFER_MIN	(4 * 1024 * 1024)
 
 enum relay_end {
 	RELAY_EOF,		/* the input ended and all of it was written */
@@ -29,6 +31,18 @@ enum relay_end {
 };
 
 /* -E: a range of the input that could not be read, sent as zeros. */
+struct relay_ring;
+
+/* -b as a buffer: what it holds now, the most it held, all it read. */
+struct relay_fill {
+	size_t		 size;
+	size_t		 held;
+	size_t		 most;
+	uint64_t	 taken;
+	double		 full;		/* seconds it was full: input held */
+	double		 empty;		/* seconds it was empty: output idle */
+};
+
 struct relay_skip {
 	size_t		 part;		/* which input (several -f), from 0 */
 	uint64_t	 offset;
@@ -60,6 +74,10 @@ struct relay {
 	double		 limit_from;	/* -L: when its clock started */
 	double		 limit_stopped;	/* -L: seconds stopped (^Z), unpaid */
 	unsigned char	*buf;		/* page-aligned, bufsize bytes */
+	struct relay_ring *ring;	/* -b as a buffer, or NULL */
+	bool		 has_fill;	/* relay_free kept its last fill: */
+	struct relay_fill fill;
+	uint64_t	 undelivered;	/* read into it, not written: lost */
 	size_t		 held;		/* buf's first bytes, a tier's to write */
 	/*
 	 * Called whenever a signal has left work for the main loop;
@@ -72,6 +90,7 @@ struct relay {
 /* What a transfer is asked to do; zeroed, a plain copy. */
 struct relay_config {
 	size_t		 bufsize;	/* 0 counts as 1; at most _MAX */
+	size_t		 buffer;	/* -b as a buffer: its size, or 0 */
 	bool		 zerocopy;	/* false with --no-splice */
 	uint64_t	 stop_at;	/* -S, or 0 */
 	bool		 lines;		/* --line-mode */
@@ -94,6 +113,8 @@ void		relay_init(struct relay *r, int in, int out,
 		    const struct relay_config *config);
 /* Several -f: the next input, part of them (from 0), goes on the count. */
 void		relay_next_input(struct relay *r, int in, size_t part);
+/* -b as a buffer: its fill in *f (its last, once freed); false if none. */
+bool		relay_fill(const struct relay *r, struct relay_fill *f);
 /* -Y's last flush, when all is written: 0, or -1 with errno set. */
 int		relay_flush(struct relay *r);
 enum relay_end	relay_run(struct relay *r);

@@ -16,6 +16,7 @@
 
 #include "tach/cursor.h"
 #include "tach/message.h"
+#include "tach/relay.h"
 #include "tach/render.h"
 #include "tach/stats.h"
 #include "tach/term.h"
@@ -26,6 +27,8 @@ struct report_line {
 	uint64_t		 bytes;		/* state.bytes counts lines
 						   in line mode; this, bytes */
 	bool			 size_known;	/* size 0 is empty, not unknown */
+	bool			 buffered;	/* -b as a buffer: fill is its */
+	struct relay_fill	 fill;
 	const char		*result;	/* the closing object's, or NULL */
 	const char		*reason;	/* a failed end's, or NULL */
 	long			 pid;		/* -d: the process, or 0 */

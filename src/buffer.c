@@ -1,0 +1,334 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * The buffer tier (-b beyond the pipes, tier.h): a thread of its own reads
+ * the input into a ring of -b bytes while this one writes the ring out,
+ * so that a stalled output does not stop the input nor a stalled input the
+ * output, as mbuffer's two threads do.  Only this thread counts, paces,
+ * draws and takes signals: the reader has every signal blocked, and wakes
+ * this thread through a pipe, whose poll(2) a signal interrupts, never
+ * through a condition variable, whose wait it does not.
+ */
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tach/clock.h"
+#include "tach/message.h"
+#include "tier.h"
+
+/* The reader's largest read: a grown pipe's worth. */
+#define FILL_MAX	(1024 * 1024)
+
+struct relay_ring {
+	unsigned char	*buf;
+	size_t		 size;
+	pthread_mutex_t	 lock;		/* guards all below */
+	pthread_cond_t	 room;		/* the writer made room, or quit */
+	size_t		 head;		/* where the reader reads to */
+	size_t		 tail;		/* where the writer writes from */
+	size_t		 filled;
+	size_t		 most;		/* the highest fill of the run */
+	double		 full;		/* seconds the reader waited for room */
+	double		 empty;		/* seconds the writer waited for bytes */
+	uint64_t	 taken;		/* read from the input, in all */
+	bool		 ended;		/* the reader is done: error says why */
+	int		 error;		/* 0: the input's end (or -S's) */
+	bool		 quit;		/* the writer is done: stop reading */
+	bool		 waiting;	/* the writer waits on more[0] */
+	int		 more[2];	/* reader to writer: bytes, or the end */
+	int		 stop[2];	/* writer to reader: quit */
+};
+
+struct relay_ring *
+ring_new(size_t size)
+{
+	struct relay_ring *g;
+	long page = sysconf(_SC_PAGESIZE);
+	void *buf;
+	int error;
+
+	if ((g = calloc(1, sizeof(*g))) == NULL)
+		return NULL;
+	if ((error = posix_memalign(&buf, (size_t)page, size)) != 0) {
+		free(g);
+		errno = error;
+		return NULL;
+	}
+	g->buf = buf;
+	g->size = size;
+	g->more[0] = g->more[1] = g->stop[0] = g->stop[1] = -1;
+	if ((error = pthread_mutex_init(&g->lock, NULL)) != 0 ||
+	    (error = pthread_cond_init(&g->room, NULL)) != 0) {
+		free(buf);
+		free(g);
+		errno = error;
+		return NULL;
+	}
+	return g;
+}
+
+void
+ring_free(struct relay_ring *g)
+{
+	if (g == NULL)
+		return;
+	pthread_cond_destroy(&g->room);
+	pthread_mutex_destroy(&g->lock);
+	free(g->buf);
+	free(g);
+}
+
+bool
+relay_fill(const struct relay *r, struct relay_fill *f)
+{
+	struct relay_ring *g = r->ring;
+
+	if (g == NULL) {
+		*f = r->fill;
+		return r->has_fill;
+	}
+	pthread_mutex_lock(&g->lock);
+	f->size = g->size;
+	f->held = g->filled;
+	f->most = g->most;
+	f->taken = g->taken;
+	f->full = g->full;
+	f->empty = g->empty;
+	pthread_mutex_unlock(&g->lock);
+	return true;
+}
+
+/* Tells the writer, if it waits, that the ring changed.  Locked. */
+static void
+nudge(struct relay_ring *g)
+{
+	if (g->waiting) {
+		g->waiting = false;
+		(void)write(g->more[1], "", 1);
+	}
+}
+
+/* How much the reader may read now, waiting for room; 0 to stop. */
+static size_t
+room_for(struct relay *r, struct relay_ring *g)
+{
+	size_t n;
+
+	double since;
+
+	pthread_mutex_lock(&g->lock);
+	if (g->filled == g->size && !g->quit) {
+		since = clock_now();
+		while (g->filled == g->size && !g->quit)
+			pthread_cond_wait(&g->room, &g->lock);
+		g->full += clock_now() - since;
+	}
+	/* up to the tail, or to the ring's end when it wraps before */
+	n = g->quit ? 0 : g->head < g->tail ? g->tail - g->head :
+	    g->size - g->head;
+	/* -S in bytes: not a byte past the size is taken from the input */
+	if (r->stop_at > 0 && r->separator == -1 &&
+	    n > r->stop_at - g->taken)
+		n = (size_t)(r->stop_at - g->taken);
+	pthread_mutex_unlock(&g->lock);
+	return n > FILL_MAX ? FILL_MAX : n;
+}
+
+static void *
+fill(void *arg)
+{
+	struct relay *r = arg;
+	struct relay_ring *g = r->ring;
+	struct pollfd pfd[2] = {
+		{ .fd = r->in, .events = POLLIN },
+		{ .fd = g->stop[0], .events = POLLIN },
+	};
+	size_t len;
+	ssize_t n = 0;
+	int error = 0;
+
+	while ((len = room_for(r, g)) > 0) {
+		/* the input, or the writer's word to stop, whichever first */
+		if (poll(pfd, 2, -1) == -1) {
+			if (errno == EINTR)
+				continue;
+			error = errno;
+			break;
+		}
+		if (pfd[1].revents != 0)
+			break;
+		if ((n = read(r->in, g->buf + g->head, len)) == -1) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			error = errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		pthread_mutex_lock(&g->lock);
+		g->head = (g->head + (size_t)n) % g->size;
+		g->filled += (size_t)n;
+		g->taken += (uint64_t)n;
+		if (g->filled > g->most)
+			g->most = g->filled;
+		nudge(g);
+		pthread_mutex_unlock(&g->lock);
+	}
+	pthread_mutex_lock(&g->lock);
+	g->ended = true;
+	g->error = error;
+	nudge(g);
+	pthread_mutex_unlock(&g->lock);
+	return NULL;
+}
+
+/*
+ * Waits until the ring holds bytes or the reader has ended; false, with
+ * *end set, when a signal says stop.  Returns with the lock held.
+ */
+static bool
+wait_for_bytes(struct relay *r, struct relay_ring *g, enum relay_end *end)
+{
+	struct pollfd pfd = { .fd = g->more[0], .events = POLLIN };
+	char drain[64];
+	double since, waited;
+
+	pthread_mutex_lock(&g->lock);
+	while (g->filled == 0 && !g->ended) {
+		g->waiting = true;
+		pthread_mutex_unlock(&g->lock);
+		since = clock_now();
+		(void)poll(&pfd, 1, -1);
+		waited = clock_now() - since;
+		/* the output waits for the input */
+		if (r->timed)
+			r->wait_in += waited;
+		while (read(g->more[0], drain, sizeof(drain)) > 0)
+			;
+		pthread_mutex_lock(&g->lock);
+		g->empty += waited;
+		pthread_mutex_unlock(&g->lock);
+		if (!tier_serviced(r)) {
+			*end = RELAY_STOPPED;
+			return false;
+		}
+		pthread_mutex_lock(&g->lock);
+	}
+	return true;
+}
+
+/* Opens the ring's two pipes, the reader's end of more non-blocking. */
+static bool
+pipes(struct relay_ring *g)
+{
+	if (pipe(g->more) == -1 || pipe(g->stop) == -1)
+		return false;
+	for (int i = 0; i < 2; i++)
+		if (fcntl(g->more[i], F_SETFD, FD_CLOEXEC) == -1 ||
+		    fcntl(g->stop[i], F_SETFD, FD_CLOEXEC) == -1)
+			return false;
+	return fcntl(g->more[0], F_SETFL, O_NONBLOCK) != -1;
+}
+
+static void
+close_pipes(struct relay_ring *g)
+{
+	for (int i = 0; i < 2; i++) {
+		if (g->more[i] != -1)
+			close(g->more[i]);
+		if (g->stop[i] != -1)
+			close(g->stop[i]);
+		g->more[i] = g->stop[i] = -1;
+	}
+}
+
+/* Starts the reader with every signal blocked: this thread takes them. */
+static int
+start_reader(struct relay *r, pthread_t *reader)
+{
+	sigset_t all, old;
+	int error;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	error = pthread_create(reader, NULL, fill, r);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return error;
+}
+
+/* Writes the ring out until the reader ends and the ring is empty. */
+static enum relay_end
+drain(struct relay *r, struct relay_ring *g)
+{
+	enum relay_end end;
+	size_t len, n;
+
+	for (;;) {
+		if ((len = tier_chunk(r, &end)) == 0)
+			return end;
+		if (!wait_for_bytes(r, g, &end))
+			return end;
+		if (g->filled == 0) {
+			/* ended, and all of it written */
+			end = g->error == 0 ? RELAY_EOF : RELAY_READ_ERROR;
+			r->error = g->error;
+			pthread_mutex_unlock(&g->lock);
+			return end;
+		}
+		n = g->filled < g->size - g->tail ? g->filled :
+		    g->size - g->tail;
+		pthread_mutex_unlock(&g->lock);
+		if (n > len)
+			n = len;
+		n = tier_records_allowed(r, g->buf + g->tail, n, true);
+		if (!tier_write(r, g->buf + g->tail, n, &end))
+			return end;
+		pthread_mutex_lock(&g->lock);
+		g->tail = (g->tail + n) % g->size;
+		g->filled -= n;
+		pthread_cond_signal(&g->room);
+		pthread_mutex_unlock(&g->lock);
+	}
+}
+
+static bool
+buffer_run(struct relay *r, enum relay_end *end)
+{
+	struct relay_ring *g = r->ring;
+	pthread_t reader;
+	int error;
+
+	if (g == NULL)
+		return false;
+	g->head = g->tail = g->filled = 0;
+	g->ended = g->quit = g->waiting = false;
+	g->error = 0;
+	if (!pipes(g))
+		report_err(1, "buffer");
+	if ((error = start_reader(r, &reader)) != 0)
+		report_errc(1, error, "buffer: its reading thread");
+	*end = drain(r, g);
+	/* the reader stops, wherever it is */
+	pthread_mutex_lock(&g->lock);
+	g->quit = true;
+	pthread_cond_signal(&g->room);
+	pthread_mutex_unlock(&g->lock);
+	(void)write(g->stop[1], "", 1);
+	pthread_join(reader, NULL);
+	/* read, and not written: a failed output's loss, said in its message */
+	r->undelivered = g->taken - r->bytes;
+	close_pipes(g);
+	return true;
+}
+
+const struct tier buffer_tier = { "buffer", buffer_run };

@@ -1,0 +1,105 @@
+# -b of 4 MiB or more is a buffer: it holds up to that many bytes between
+# the input and the output, each side at its own pace, and every byte it
+# reads is delivered, or the run fails saying how many were not.
+. "$(dirname "$0")/lib.sh"
+
+random "$WORK/data" 20000003
+out=$WORK/out
+
+# Exact on every kind of end: file, pipe, several -f, a command, -z.
+"$TACH" -q -b 8M <"$WORK/data" >"$out"
+check "file to file, exact" cmp -s "$WORK/data" "$out"
+cat "$WORK/data" | "$TACH" -q -b 8M | cat >"$out"
+check "pipe to pipe, exact" cmp -s "$WORK/data" "$out"
+"$TACH" -q -b 5M -f "$WORK/data" -f "$WORK/data" >"$out"
+check "two -f, exact" sh -c "cat '$WORK/data' '$WORK/data' | cmp -s - '$out'"
+"$TACH" -q -b 8M -f "$WORK/data" cat >"$out"
+check "command mode, exact" cmp -s "$WORK/data" "$out"
+gzip -c <"$WORK/data" >"$WORK/data.gz"
+"$TACH" -q -b 8M -zf "$WORK/data.gz" >"$out"
+check "-z, exact" cmp -s "$WORK/data" "$out"
+"$TACH" -q -b 8M -S -l 1000001 <"$WORK/data" >"$out"
+check "-S: the size exactly" [ "$(wc -c <"$out")" -eq 1000001 ]
+check "-S: its bytes" sh -c "head -c 1000001 '$WORK/data' | cmp -s - '$out'"
+lines=$(wc -l <"$WORK/data")
+"$TACH" --line-mode --format json -b 8M <"$WORK/data" 2>"$WORK/json" >"$out"
+check "line mode: every line counted ($lines)" \
+    grep -q "\"lines\":$lines,.*\"final\":true" "$WORK/json"
+check "line mode: exact" cmp -s "$WORK/data" "$out"
+
+# The buffer holds while the reader does not read: the writer is done
+# before the reader takes a byte.  Without one, the writer would wait
+# (up to the test's timeout) for a reader that waits for it.
+rm -f "$WORK/released" "$WORK/verdict"
+{ head -c 16777216 "$WORK/data"; : >"$WORK/released"; } |
+    "$TACH" -b 16M --format json -i 0.05 2>"$WORK/json" |
+    { wait_until 60 test -e "$WORK/released" && echo held >"$WORK/verdict"
+    cat >"$out"; }
+check "the writer released before the reader read a byte" \
+    [ "$(cat "$WORK/verdict" 2>/dev/null)" = held ]
+check "…and every byte then delivered" \
+    sh -c "head -c 16777216 '$WORK/data' | cmp -s - '$out'"
+# (but what the output pipe took)
+check "JSON: all read, nearly all of it held at once" \
+    grep -Eq '"read":16777216,"buffered":1[5-6][0-9]{6},' "$WORK/json"
+check "JSON: the last object, all read, none held" grep -q \
+    '"bytes":16777216,"read":16777216,"buffered":0,.*"final":true' \
+    "$WORK/json"
+
+# %T is the buffer's fill, up to 100%
+rm -f "$WORK/released"
+{ head -c 16777216 "$WORK/data"; : >"$WORK/released"; } |
+    "$TACH" -b 16M --force -F 'fill %T' -i 0.05 2>"$WORK/log" |
+    { wait_until 60 test -e "$WORK/released"
+    wait_until 60 grep -q 'fill 100%' "$WORK/log"; cat >/dev/null; }
+check "%T: 100% when full" grep -q 'fill 100%' "$WORK/log"
+check "%T: 0% once drained" sh -c "tr '\\r' '\\n' <'$WORK/log' |
+    grep . | tail -n 1 | grep -Eq 'fill +0%'"
+
+# --stats: the highest fill, and the time full and empty
+head -c 16777216 "$WORK/data" | "$TACH" -q --stats -b 16M 2>"$WORK/err" |
+    cat >/dev/null
+check "--stats: the buffer's highest fill" grep -Eq \
+    '^tach: buffer: at most [0-9.]+ [KM]iB of 16.0 MiB \([0-9]+%\), full [0-9.]+ s, empty [0-9.]+ s$' \
+    "$WORK/err"
+
+# The output fails with bytes held: said, with the count not delivered.
+"$TACH" -q -b 8M <"$WORK/data" >/dev/full 2>"$WORK/err"
+check "output fails: exit 1 ($?)" [ $? -eq 1 ]
+check "output fails: what was delivered and what was not" grep -Eq \
+    '^tach: writing stdout: No space left on device \(0 bytes delivered; [1-9][0-9]* read into the buffer and not delivered\)$' \
+    "$WORK/err"
+
+# SIGTERM with bytes held: tach dies of it, as without a buffer.
+rm -f "$WORK/released"
+mkfifo "$WORK/fifo"
+{ head -c 8000000 "$WORK/data"; : >"$WORK/released"; } |
+    "$TACH" -q -b 16M >"$WORK/fifo" &
+copy=$!
+exec 6<"$WORK/fifo"
+wait_until 60 test -e "$WORK/released"
+wait_until 60 caught $copy TERM
+kill -TERM $copy
+wait $copy
+check "SIGTERM with bytes held: dies of it ($?)" [ $? -eq 143 ]
+exec 6<&-
+
+# Refused before a byte moves: what reads ahead cannot go with a buffer,
+# and a size that cannot be had
+"$TACH" -b 8M -E <"$WORK/data" >"$out" 2>"$WORK/err"
+check "-E with a buffer: refused ($?)" [ $? -eq 1 ]
+check "…saying why" grep -qF -- "-b of 4 MiB or more is a buffer, which reads ahead: not with -E" "$WORK/err"
+check "…nothing written" [ ! -s "$out" ]
+"$TACH" -b 8M --line-mode -S -l 5 <"$WORK/data" >"$out" 2>"$WORK/err"
+check "-S in line mode with a buffer: refused ($?)" [ $? -eq 1 ]
+# (more than any machine's address space: 64-bit or 32-bit, it fails;
+# AddressSanitizer's allocator is told to fail as libc's does)
+env ASAN_OPTIONS="allocator_may_return_null=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
+    "$TACH" -b 1000000000000000000 <"$WORK/data" >"$out" 2>"$WORK/err"
+check "-b 10^18: refused ($?)" [ $? -eq 1 ]
+check "…naming the size and why" grep -Eq -- \
+    "^tach: -b: a buffer of 1000000000000000000 bytes: (Cannot allocate memory|more than this system can address)$" \
+    "$WORK/err"
+check "…nothing written" [ ! -s "$out" ]
+
+done_testing
