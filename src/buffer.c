@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "tach/clock.h"
+#include "tach/compat.h"
 #include "tach/message.h"
 #include "tier.h"
 
@@ -313,6 +314,9 @@ buffer_run(struct relay *r, enum relay_end *end)
 	g->head = g->tail = g->filled = 0;
 	g->ended = g->quit = g->waiting = false;
 	g->error = 0;
+	/* reads and writes of a megabyte, not of a small pipe's 64 KiB */
+	compat_grow_pipe(r->in, FILL_MAX);
+	compat_grow_pipe(r->out, FILL_MAX);
 	if (!pipes(g))
 		report_err(1, "buffer");
 	if ((error = start_reader(r, &reader)) != 0)

@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tach/compat.h"
 #include "tach/pace.h"
 #include "tier.h"
 
@@ -43,34 +44,6 @@ static bool
 write_side(int error)
 {
 	return error == ENOSPC || error == EDQUOT || error == EFBIG;
-}
-
-static long
-pipe_max_size(void)
-{
-	FILE *f;
-	long max = -1;
-
-	if ((f = fopen("/proc/sys/fs/pipe-max-size", "re")) != NULL) {
-		if (fscanf(f, "%ld", &max) != 1)
-			max = -1;
-		fclose(f);
-	}
-	return max;
-}
-
-/* Grows a pipe toward the buffer size; a refusal keeps the size it has. */
-static void
-grow_pipe(int fd, size_t want)
-{
-	long max = pipe_max_size();
-	int have = fcntl(fd, F_GETPIPE_SZ);
-
-	if (max > 0 && (long)want > max)
-		want = (size_t)max;
-	if (have == -1 || (size_t)have >= want)
-		return;
-	(void)fcntl(fd, F_SETPIPE_SZ, (int)want);	/* EPERM, EBUSY: keep */
 }
 
 /*
@@ -219,8 +192,8 @@ hold_open(struct hold *h, const struct relay *r)
 		return false;
 	}
 	/* the peek as large as the hold, so one tee copies all of it */
-	grow_pipe(h->pipe[1], r->bufsize);
-	grow_pipe(h->peek[1], (size_t)fcntl(h->pipe[1], F_GETPIPE_SZ));
+	compat_grow_pipe(h->pipe[1], r->bufsize);
+	compat_grow_pipe(h->peek[1], (size_t)fcntl(h->pipe[1], F_GETPIPE_SZ));
 	return true;
 }
 
@@ -391,11 +364,11 @@ zerocopy_run(struct relay *r, enum relay_end *end)
 	if (!files && !S_ISFIFO(in.st_mode) && !S_ISFIFO(out.st_mode))
 		return false;
 	if (S_ISFIFO(in.st_mode)) {
-		grow_pipe(r->in, r->bufsize);
+		compat_grow_pipe(r->in, r->bufsize);
 		paced_start(&paced, r->in);
 	}
 	if (S_ISFIFO(out.st_mode))
-		grow_pipe(r->out, r->bufsize);
+		compat_grow_pipe(r->out, r->bufsize);
 	if (r->separator != -1)
 		return lines_run(r, S_ISFIFO(in.st_mode) ? &paced : NULL, end);
 	do {

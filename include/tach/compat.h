@@ -27,6 +27,12 @@ void	compat_title_init(int argc, char *argv[]);
 /* setproctitle(3) where the system has it, else nothing. */
 void	compat_title(const char *fmt, ...)
 	    __attribute__((format(printf, 1, 2)));
+/*
+ * Grows the pipe fd toward want bytes, within the system's limit (Linux:
+ * F_SETPIPE_SZ and fs/pipe-max-size); a refusal, or a system where pipes
+ * have one size, keeps the size it has.
+ */
+void	compat_grow_pipe(int fd, size_t want);
 /* Closes every descriptor from lowfd up: closefrom(2), or a loop. */
 void	compat_closefrom(int lowfd);
 /*
