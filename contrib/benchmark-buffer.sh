@@ -129,7 +129,7 @@ for n in $names; do
 done
 
 awk "$awk_median"'
-{ key = $1 " " $2; v[key] = v[key] " " $3; if ($4 != "") r[key] = $4 }
+{ key = $1 " " $2; v[key] = v[key] " " $3; if ($4 != "" && $4 != "-") r[key] = $4 }
 END {
 	for (k in v) {
 		m = median(v[k])
