@@ -109,13 +109,21 @@ relay_fill(const struct relay *r, struct relay_fill *f)
 	return true;
 }
 
+/* One byte down a pipe of the ring's own: it has room, being drained. */
+static void
+tell(int fd)
+{
+	while (write(fd, "", 1) == -1 && errno == EINTR)
+		;
+}
+
 /* Tells the writer, if it waits, that the ring changed.  Locked. */
 static void
 nudge(struct relay_ring *g)
 {
 	if (g->waiting) {
 		g->waiting = false;
-		(void)write(g->more[1], "", 1);
+		tell(g->more[1]);
 	}
 }
 
@@ -123,9 +131,8 @@ nudge(struct relay_ring *g)
 static size_t
 room_for(struct relay *r, struct relay_ring *g)
 {
-	size_t n;
-
 	double since;
+	size_t n;
 
 	pthread_mutex_lock(&g->lock);
 	if (g->filled == g->size && !g->quit) {
@@ -327,7 +334,7 @@ buffer_run(struct relay *r, enum relay_end *end)
 	g->quit = true;
 	pthread_cond_signal(&g->room);
 	pthread_mutex_unlock(&g->lock);
-	(void)write(g->stop[1], "", 1);
+	tell(g->stop[1]);
 	pthread_join(reader, NULL);
 	/* read, and not written: a failed output's loss, said in its message */
 	r->undelivered = g->taken - r->bytes;
