@@ -142,8 +142,9 @@ log_fresh(struct reporter *r, uint64_t h)
  * --force to a file or pipe: each frame's lines, ended, as a log; a frame
  * the same as the last is not written again, so that a stalled copy does
  * not fill the log with copies of one line.  A copy's live frame at 100%
- * is held back a tick: the last line, if it comes next, replaces it, so
- * the log ends in one 100% line.
+ * is held back: the next at 100% with no more moved replaces it, and so
+ * does the last line, so the log ends in one 100% line however many
+ * ticks come before the end of input is seen.
  */
 static void
 draw_lines(struct reporter *r, const struct render_state *lines, size_t n,
@@ -154,6 +155,7 @@ draw_lines(struct reporter *r, const struct render_state *lines, size_t n,
 	    lines[0].done >= lines[0].size && lines[0].note == NULL;
 
 	if (r->holding && !(n == 1 && lines[0].final) &&
+	    !(full && lines[0].done == r->held_done) &&
 	    log_fresh(r, frame_hash(h, r->held, r->held_len + 1))) {
 		r->held[r->held_len] = '\n';
 		term_write(&r->term, r->held, r->held_len + 1);
@@ -162,6 +164,7 @@ draw_lines(struct reporter *r, const struct render_state *lines, size_t n,
 	if (full) {
 		r->held_len = render_logged(r, &lines[0], width);
 		memcpy(r->held, r->line, r->held_len + 1);
+		r->held_done = lines[0].done;
 		r->holding = true;
 		return;
 	}

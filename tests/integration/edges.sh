@@ -190,6 +190,22 @@ for i in 1 2 3; do
 	check "log $i: the bar's end in one column" \
 	    [ "$(columns_of ']' "$err" | wc -l)" -eq 1 ]
 done
+# the size reached, then many ticks before the input ends: still one
+# 100% line (under load the end can come several ticks late)
+if command -v strace >/dev/null; then
+	close_gate
+	rm -f "$WORK/ticks"
+	{ head -c 3000000 /dev/zero; gated; } | strace -qq -e trace=none \
+	    -o "$WORK/ticks" "$TACH" --force -w 80 -i 0.02 -l 3000000 \
+	    2>"$err" >/dev/null &
+	pid=$!
+	check "log, the end late: the timer ticks at 100%" wait_until 60 sh -c \
+	    "[ \$(grep -c SIGALRM '$WORK/ticks' 2>/dev/null) -ge 10 ]"
+	open_gate
+	wait $pid
+	check "log, the end late: one 100% line ($(grep -c '100%' "$err"))" \
+	    [ "$(grep -c '100%' "$err")" -eq 1 ]
+fi
 head -c 3000000 /dev/zero | "$TACH" --force -w 80 -i 0.02 -L 6m \
     2>"$err" >/dev/null
 lacks "log, size unknown: no trailing blanks" "$err" ' $'
