@@ -138,13 +138,32 @@ log_fresh(struct reporter *r, uint64_t h)
 	return true;
 }
 
+/* Seconds a live frame at 100% waits in a log for the closing line. */
+#define LOG_HOLD	1.0
+
+/* The held frame goes in the log after all (unless it is the last again). */
+static void
+release(struct reporter *r)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	if (r->holding && log_fresh(r, frame_hash(h, r->held,
+	    r->held_len + 1))) {
+		r->held[r->held_len] = '\n';
+		term_write(&r->term, r->held, r->held_len + 1);
+	}
+	r->holding = false;
+}
+
 /*
  * --force to a file or pipe: each frame's lines, ended, as a log; a frame
  * the same as the last is not written again, so that a stalled copy does
  * not fill the log with copies of one line.  A copy's live frame at 100%
- * is held back: the next at 100% with no more moved replaces it, and so
- * does the last line, so the log ends in one 100% line however many
- * ticks come before the end of input is seen.
+ * is held back, and replaced by the next at 100% with no more moved, for
+ * up to LOG_HOLD: if the closing line comes by then it takes the frame's
+ * place, so the log ends in one 100% line however many ticks come before
+ * the end of input is seen; if not, the frame is written and the log goes
+ * on as it would.
  */
 static void
 draw_lines(struct reporter *r, const struct render_state *lines, size_t n,
@@ -153,18 +172,25 @@ draw_lines(struct reporter *r, const struct render_state *lines, size_t n,
 	uint64_t h = 0xcbf29ce484222325ULL;
 	bool full = n == 1 && !lines[0].final && lines[0].size > 0 &&
 	    lines[0].done >= lines[0].size && lines[0].note == NULL;
+	bool same = full && r->holding && lines[0].done == r->held_done;
 
-	if (r->holding && !(n == 1 && lines[0].final) &&
-	    !(full && lines[0].done == r->held_done) &&
-	    log_fresh(r, frame_hash(h, r->held, r->held_len + 1))) {
-		r->held[r->held_len] = '\n';
-		term_write(&r->term, r->held, r->held_len + 1);
-	}
-	r->holding = false;
-	if (full) {
+	if (same) {
 		r->held_len = render_logged(r, &lines[0], width);
 		memcpy(r->held, r->line, r->held_len + 1);
-		r->held_done = lines[0].done;
+		if (clock_now() - r->held_at < LOG_HOLD)
+			return;
+		/* waited long enough: the newest of them goes in */
+		release(r);
+		return;
+	}
+	if (n == 1 && lines[0].final)
+		r->holding = false;	/* the closing line takes its place */
+	release(r);
+	if (full && !same && lines[0].done != r->spent_done) {
+		r->held_len = render_logged(r, &lines[0], width);
+		memcpy(r->held, r->line, r->held_len + 1);
+		r->held_done = r->spent_done = lines[0].done;
+		r->held_at = clock_now();
 		r->holding = true;
 		return;
 	}

@@ -56,7 +56,9 @@ struct reporter {
 	uint64_t		 frames;	/* --force lines: written */
 	size_t			 held_len;	/* --force lines: a live */
 	bool			 holding;	/* frame at 100%, held back */
-	uint64_t		 held_done;	/* ... and its count */
+	uint64_t		 held_done;	/* ... and its count, */
+	double			 held_at;	/* since when, */
+	uint64_t		 spent_done;	/* a count held once */
 	bool			 told_first_only; /* no cuu1: said so */
 	int			 width;		/* -w, or 0 */
 	const char		*format;	/* -F, or NULL */
