@@ -65,8 +65,12 @@ paced_start(struct paced *p, int in)
 
 	p->pace.last = p->pace.rate = 0;
 	p->capacity = capacity > 0 ? (size_t)capacity : 0;
-	/* pauses of tens of microseconds, against a default slack of 50 */
-	(void)prctl(PR_SET_TIMERSLACK, 1000UL);
+	/*
+	 * Pauses of tens of microseconds, against a default slack of 50.
+	 * prctl is variadic: the unused arguments are given, or a 32-bit
+	 * build passes the stack's garbage (valgrind saw it).
+	 */
+	(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
 }
 
 static void
