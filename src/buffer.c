@@ -165,6 +165,7 @@ fill(void *arg)
 	ssize_t n = 0;
 	int error = 0;
 
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 	while ((len = room_for(r, g)) > 0) {
 		/* the input, or the writer's word to stop, whichever first */
 		if (poll(pfd, 2, -1) == -1) {
@@ -175,7 +176,15 @@ fill(void *arg)
 		}
 		if (pfd[1].revents != 0)
 			break;
-		if ((n = read(r->in, g->buf + g->head, len)) == -1) {
+		/*
+		 * The one place the writer may cancel it: a second reader of
+		 * the input can take what poll saw, and this read then waits
+		 * for more, which may never come.  No lock is held here.
+		 */
+		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
+		n = read(r->in, g->buf + g->head, len);
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+		if (n == -1) {
 			if (errno == EINTR || errno == EAGAIN)
 				continue;
 			error = errno;
@@ -335,6 +344,8 @@ buffer_run(struct relay *r, enum relay_end *end)
 	pthread_cond_signal(&g->room);
 	pthread_mutex_unlock(&g->lock);
 	tell(g->stop[1]);
+	/* a read that poll promised and a second reader emptied: cut short */
+	pthread_cancel(reader);
 	pthread_join(reader, NULL);
 	/* read, and not written: a failed output's loss, said in its message */
 	r->undelivered = g->taken - r->bytes;

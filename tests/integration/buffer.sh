@@ -68,6 +68,24 @@ check "output fails: what was delivered and what was not" grep -Eq \
     '^tach: writing stdout: No space left on device \(0 bytes delivered; [1-9][0-9]* read into the buffer and not delivered\)$' \
     "$WORK/err"
 
+# A second reader of the input can take what poll saw, leaving the
+# buffer's read waiting for bytes that may never come; the output failing
+# meanwhile still ends the run.  poll is made to say "ready" with nothing
+# there (strace), as that reader would leave it.
+if command -v strace >/dev/null; then
+	# (the writer holds the input open until tach has ended)
+	rm -f "$WORK/st"
+	{ printf abc; wait_until 120 test -e "$WORK/st"; } |
+	    { env ASAN_OPTIONS=detect_leaks=0 timeout 60 strace -f -qq \
+	    -o /dev/null -e inject=poll:retval=1 "$TACH" -q -b 8M \
+	    >/dev/full 2>"$WORK/err"; echo $? >"$WORK/st"; }
+	check "a read left waiting, the output failed: exit 1, no hang \
+($(cat "$WORK/st"))" [ "$(cat "$WORK/st")" -eq 1 ]
+	check "…said, with the bytes not delivered" grep -q \
+	    '(0 bytes delivered; 3 read into the buffer and not delivered)$' \
+	    "$WORK/err"
+fi
+
 # SIGTERM with bytes held: tach dies of it, as without a buffer.
 rm -f "$WORK/released"
 mkfifo "$WORK/fifo"
