@@ -170,6 +170,10 @@ run "sleep 600 | '$TACH' -c -N k9c -l 1000"
 wait_for "k9c:   0%"
 check "-c: a janitor, named as one" wait_until 60 pgrep -f "janitor for -[c] of pid" >/dev/null
 check "-c: kill -9" pkill -KILL -f -- "^$TACH -c -N k9c"
+# ^C before tmux has read the janitor's bytes would have the tty flush
+# them (ISIG without NOFLSH): the row must be clear before it is typed
+check "kill -9: the janitor clears the row" wait_until 60 sh -c \
+    "! tmux -L '$sock' capture-pane -p | grep -q k9c:"
 tmx send-keys C-c
 wait_until 60 prompt_last
 run "clear; seq 1 60"
