@@ -50,22 +50,19 @@ bottleneck(const struct display *d, double t, char *buf, size_t len)
 }
 
 /*
- * -F's %I (the wall clock) and %T: -b's buffer's fill, or else the input
- * queued, % of the buffer.
+ * -F's %I (the wall clock) and %T without -b's buffer: the input queued,
+ * % of the buffer.
  */
 static void
 format_extras(const struct display *d, struct render_state *s)
 {
-	struct relay_fill f;
 	struct timespec now;
 	int queued;
 
 	if (clock_gettime(CLOCK_REALTIME, &now) == 0)
 		s->wall = (double)now.tv_sec;
-	if (relay_fill(d->relay, &f)) {
-		s->waiting = (int)((double)f.held * 100 / (double)f.size + 0.5);
+	if (s->buffered)
 		return;
-	}
 	/*
 	 * A file's FIONREAD is all that is left of it: the buffer is full.
 	 * Where it says nothing (a disk, the input closed), nothing waits.
@@ -114,6 +111,16 @@ state_at(struct display *d, double t, bool final, struct report_line *l,
 	s->note = d->flushing ? "flushing" : bottleneck(d, t, note, notelen);
 	s->name = d->name;
 	s->waiting = -1;
+	s->rate_in = s->rate;
+	/* a buffer's fill, and its input's rate: in bytes, as it reads */
+	if (l->buffered) {
+		s->waiting = (int)((double)l->fill.held * 100 /
+		    (double)l->fill.size + 0.5);
+		s->buffered = !d->lines;
+		meter_update(&d->intake, t, l->fill.taken);
+		if (s->buffered)
+			s->rate_in = meter_rate(&d->intake, METER_RATE_WINDOW);
+	}
 	if (d->formatted)
 		format_extras(d, s);
 }
@@ -143,6 +150,7 @@ reader_started(struct display *d, bool final)
 		d->stopped = 0;
 		meter_init(&d->meter);
 		meter_init(&d->position);
+		meter_init(&d->intake);
 	}
 	return true;
 }
@@ -272,15 +280,18 @@ display_start(struct display *d, const struct options *opts,
 	d->origin = clock_now();
 	meter_init(&d->meter);
 	meter_init(&d->position);
+	meter_init(&d->intake);
 	/* -n and --format json replace the bar, as pv -n does */
 	report_open(&d->out, fd, !opts->quiet && !machine, opts->force,
 	    opts->width, opts->format);
 	/*
-	 * -L needs ^Z seen, so a stop earns no burst.  Undrawn, a slow tick
+	 * -L needs ^Z seen, so a stop earns no burst, and --stall-timeout
+	 * needs SIGCONT seen, so a stop is no stall.  Undrawn, a slow tick
 	 * still comes: a signal that arrived just before a call blocked
 	 * (on an input that never speaks) is acted on within a second.
 	 */
-	if (!d->out.active && !machine && !d->stats && opts->rate_limit == 0) {
+	if (!d->out.active && !machine && !d->stats && opts->rate_limit == 0 &&
+	    opts->stall_timeout == 0) {
 		signals_timer(1);
 		return;
 	}
@@ -363,6 +374,9 @@ display_service(void *ctx)
 		suspend(d);
 		bits |= SIGNAL_TICK;
 	}
+	/* back from a stop (^Z just now, or anyone's SIGSTOP) */
+	if (bits & (SIGNAL_TSTP | SIGNAL_CONT))
+		relay_continued(d->relay);
 	if (bits & SIGNAL_INFO)
 		report_now(d);
 	if ((bits & SIGNAL_CONTROL) && !take_requests(d))

@@ -252,6 +252,7 @@ relay_setup(struct relay *r, const struct options *opts, int in, int out,
 	    .timed = opts->stats,
 	    .limit = (double)opts->rate_limit,
 	    .limit_in_bytes = opts->rate_in_bytes,
+	    .stall_timeout = opts->stall_timeout,
 	    .service = display_service,
 	    .ctx = display });
 }
@@ -320,6 +321,9 @@ end_children(struct run *run, struct input *in, bool as_progress)
 {
 	run->source_status = input_close(in, run->end != RELAY_EOF ||
 	    run->at_size);
+	/* a stalled cmd would never finish: it is ended, as timeout(1) does */
+	if (run->cmd != -1 && run->end == RELAY_STALLED)
+		kill(run->cmd, SIGTERM);
 	if (run->cmd != -1)
 		run->cmd_status = run->end == RELAY_STOPPED ?
 		    wait_stopped_command(run->cmd, as_progress) :
@@ -379,6 +383,14 @@ reason_of(const struct run *run, const struct relay *r, char *buf,
 		    text_safe(run->in_name), text_safe(run->out_name),
 		    strerror(run->error));
 		return buf;
+	case RELAY_STALLED:
+		if (r->stalled_side == RELAY_OUTPUT)
+			snprintf(buf, len, "writing %s: stalled, nothing taken "
+			    "for %g s", text_safe(run->out_name), r->stall_timeout);
+		else
+			snprintf(buf, len, "reading %s: stalled, nothing came "
+			    "for %g s", text_safe(run->in_name), r->stall_timeout);
+		return undelivered(buf, len, r);
 	case RELAY_BROKEN_PIPE:
 		if (run->cmd != -1)
 			break;
@@ -427,6 +439,7 @@ exit_of(const struct run *run, bool skipped, const char *reason)
 	case RELAY_READ_ERROR:
 	case RELAY_WRITE_ERROR:
 	case RELAY_MOVE_ERROR:
+	case RELAY_STALLED:
 		report_errx(1, "%s", reason);
 	}
 	if (signals_fatal() != 0)

@@ -37,7 +37,8 @@ enum {
 	OPT_PV_RATE,
 	OPT_WAIT_FOR,
 	OPT_READING,
-	OPT_WRITING
+	OPT_WRITING,
+	OPT_STALL_TIMEOUT
 };
 
 static const struct option long_options[] = {
@@ -60,6 +61,7 @@ static const struct option long_options[] = {
 	{ "wait-for",		no_argument,	   NULL, OPT_WAIT_FOR },
 	{ "reading",		no_argument,	   NULL, OPT_READING },
 	{ "writing",		no_argument,	   NULL, OPT_WRITING },
+	{ "stall-timeout",	required_argument, NULL, OPT_STALL_TIMEOUT },
 	{ "skip-errors",	no_argument,	   NULL, 'E' },
 	{ "stop-at-size",	no_argument,	   NULL, 'S' },
 	{ "wait",		no_argument,	   NULL, 'W' },
@@ -208,10 +210,11 @@ help(void)
 	    "  -e, --stderr            draw on stderr in command mode\n"
 	    "  -F, --format FORMAT     the line's fields, pv's tokens: %%p %%t "
 	    "%%e %%I %%r %%a\n"
-	    "                          %%b %%T %%N %%%% and %%{name}; or json: "
-	    "a JSON object\n"
-	    "                          each interval on stderr, messages "
-	    "too\n"
+	    "                          %%b %%T %%N %%%% and %%{name}, "
+	    "%%{rate-in} %%{rate-out};\n"
+	    "                          or json: a JSON object each interval "
+	    "on stderr,\n"
+	    "                          messages too\n"
 	    "  -f, --file FILE         read FILE instead of standard input; "
 	    "repeat it\n"
 	    "                          to read several files in turn, as "
@@ -247,6 +250,9 @@ help(void)
 	    "      --line-mode         count lines: the amounts, rates, -l "
 	    "and -S in lines\n"
 	    "      --no-splice         plain read/write, no zero-copy calls\n"
+	    "      --stall-timeout SEC fail when nothing has moved for SEC "
+	    "seconds,\n"
+	    "                          naming the side that stalled\n"
 	    "      --stats             print rate statistics and waits at "
 	    "the end\n"
 	    "      --wait-for          with -d NAME or -d: watch for new ones "
@@ -465,6 +471,7 @@ not_taken(const struct options *opts, bool remote)
 		{ opts->delay != 0, "-D", true, false },
 		{ opts->stderr_bar, "-e", true, false },
 		{ opts->pidfile != NULL, "-P", true, false },
+		{ opts->stall_timeout != 0, "--stall-timeout", false, false },
 	};
 
 	for (size_t i = 0; i < sizeof(opt) / sizeof(opt[0]); i++)
@@ -654,6 +661,9 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 		    &opts->bufsize, msg, msglen);
 	case 'D':
 		return seconds_arg("delay", arg, 0, &opts->delay, msg, msglen);
+	case OPT_STALL_TIMEOUT:
+		return seconds_arg("stall timeout", arg, 0.1,
+		    &opts->stall_timeout, msg, msglen);
 	case 'd':
 		return watch_arg(opts, arg, msg, msglen);
 	case 'F':

@@ -66,6 +66,8 @@ relay_init(struct relay *r, int in, int out, const struct relay_config *c)
 	r->separator = c->lines ? c->separator : -1;
 	r->skip_errors = c->skip_errors;
 	r->timed = c->timed;
+	r->stall_timeout = c->stall_timeout;
+	r->moved_at = clock_now();
 	r->service = c->service;
 	r->ctx = c->ctx;
 	r->writeback.fd = -1;
@@ -120,6 +122,12 @@ relay_suspended(struct relay *r, double seconds)
 }
 
 void
+relay_continued(struct relay *r)
+{
+	r->moved_at = clock_now();
+}
+
+void
 relay_set_limit(struct relay *r, double limit, bool in_bytes)
 {
 	/* what moved so far counts as paid at the new rate: no burst, no debt */
@@ -149,6 +157,8 @@ relay_run(struct relay *r)
 	for (size_t i = 0; i < sizeof(tiers) / sizeof(tiers[0]); i++)
 		if (tiers[i]->run(r, &end))
 			break;
+	if (end == RELAY_STOPPED && r->stalled_side != 0)
+		end = RELAY_STALLED;
 	return end;
 }
 

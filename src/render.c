@@ -247,6 +247,9 @@ draw_activity(struct out *o, const struct render_state *s, int cols)
 	put(o, "]", 1);
 }
 
+/* The most a line has: its bar, amounts, a buffer's three, times, note. */
+#define FIELDS_MAX	11
+
 /* The fields, in the order they stand on the line. */
 static int
 fields_of(const struct render_state *s, struct field *f)
@@ -264,12 +267,23 @@ fields_of(const struct render_state *s, struct field *f)
 	}
 	steady_amount((double)s->count, s->unit, "", "", txt, sizeof(txt));
 	add(f, &n, TEXT, known && !s->final ? 6 : 9, "%s", txt);
+	/* a buffer's sides apart: "in 128 MiB/s out 56.9 MiB/s buf 73%" */
+	if (s->buffered && !s->final) {
+		steady_amount(s->rate_in, s->unit, "in ", "/s", txt,
+		    sizeof(txt));
+		add(f, &n, TEXT, 5, "%s", txt);
+	}
 	if (!s->final) {
-		steady_amount(s->rate, s->unit, "", "/s", txt, sizeof(txt));
+		steady_amount(s->rate, s->unit, s->buffered ? "out " : "", "/s",
+		    txt, sizeof(txt));
 		if (s->stalled)
-			snprintf(txt, sizeof(txt), "%*s",
-			    amount_cols(s->unit) + 2, "stalled");
+			snprintf(txt, sizeof(txt), "%s%*s", s->buffered ?
+			    "out " : "", amount_cols(s->unit) + 2, "stalled");
 		add(f, &n, TEXT, 7, "%s", txt);
+	}
+	if (s->buffered && !s->final) {
+		snprintf(txt, sizeof(txt), "buf %3d%%", s->waiting);
+		add(f, &n, TEXT, 6, "%s", txt);
 	}
 	steady_amount(s->average, s->unit, "avg ", "/s", txt, sizeof(txt));
 	add(f, &n, TEXT, s->final ? 8 : 3, "%s", txt);
@@ -396,11 +410,11 @@ live_bar_extra(const struct render_state *s, int avail,
     const struct render_caps *caps, int extra)
 {
 	struct render_state live = *s;
-	struct field f[10];
+	struct field f[FIELDS_MAX];
 	char prefix[PREFIX_MAX];
 	size_t prefix_len;
 	int n, used, live_extra;
-	bool keep[10], cut;
+	bool keep[FIELDS_MAX], cut;
 
 	live.final = false;
 	live.eta = 0;
@@ -415,13 +429,13 @@ size_t
 render_line(const struct render_state *s, int width,
     const struct render_caps *caps, char *buf, size_t buflen)
 {
-	struct field f[10];
+	struct field f[FIELDS_MAX];
 	struct out o = { buf, buf + buflen - 1 };
 	char prefix[PREFIX_MAX];
 	size_t prefix_len;
 	int avail = width > 1 ? width - 1 : 0, n, i, extra, prefix_cols, used;
 	int bar_extra;
-	bool keep[10], first = true, cut;
+	bool keep[FIELDS_MAX], first = true, cut;
 
 	n = fields_of(s, f);
 	prefix_cols = prefix_of(s, caps, prefix_room(f, n, avail), prefix,
@@ -465,7 +479,7 @@ render_line(const struct render_state *s, int width,
 
 /* -F's tokens: the letter, the long name, and what the field is. */
 enum token { T_TEXT, T_BAR, T_TIMER, T_ETA, T_FINETA, T_RATE, T_AVERAGE,
-    T_BYTES, T_BUFFER, T_NAME, T_PERCENT };
+    T_RATE_IN, T_RATE_OUT, T_BYTES, T_BUFFER, T_NAME, T_PERCENT };
 
 static const struct {
 	char		 letter;
@@ -475,6 +489,7 @@ static const struct {
 	{ 'p', "progress", T_BAR }, { 't', "timer", T_TIMER },
 	{ 'e', "eta", T_ETA }, { 'I', "fineta", T_FINETA },
 	{ 'r', "rate", T_RATE }, { 'a', "average-rate", T_AVERAGE },
+	{ '\0', "rate-in", T_RATE_IN }, { '\0', "rate-out", T_RATE_OUT },
 	{ 'b', "bytes", T_BYTES }, { 'T', "buffer-percent", T_BUFFER },
 	{ 'N', "name", T_NAME }, { '%', "%", T_PERCENT },
 };
@@ -531,6 +546,14 @@ render_format_check(const char *format, char *msg, size_t msglen)
 	return fields;
 }
 
+/* %r and %{rate-out} are the output's rate, %a its average. */
+static double
+rate_of(const struct render_state *s, enum token t)
+{
+	return t == T_AVERAGE ? s->average : t == T_RATE_IN ? s->rate_in :
+	    s->rate;
+}
+
 /* A token's text, for all but the bar; "" when it has none. */
 static void
 token_text(const struct render_state *s, enum token t, char *buf,
@@ -569,8 +592,9 @@ token_text(const struct render_state *s, enum token t, char *buf,
 		break;
 	case T_RATE:
 	case T_AVERAGE:
-		steady_amount(t == T_RATE ? s->rate : s->average, s->unit,
-		    "", "/s", buf, len);
+	case T_RATE_IN:
+	case T_RATE_OUT:
+		steady_amount(rate_of(s, t), s->unit, "", "/s", buf, len);
 		break;
 	case T_BYTES:
 		steady_amount((double)s->count, s->unit, "", "", buf, len);
@@ -676,7 +700,9 @@ token_number(const struct render_state *s, bool size_known, enum token t,
 		break;
 	case T_RATE:
 	case T_AVERAGE:
-		snprintf(buf, len, "%.1f", (t == T_RATE ? s->rate : s->average) *
+	case T_RATE_IN:
+	case T_RATE_OUT:
+		snprintf(buf, len, "%.1f", rate_of(s, t) *
 		    (s->unit == RENDER_BITS ? 8 : 1));
 		break;
 	case T_BYTES:

@@ -411,6 +411,9 @@ report_json(const struct report_line *l)
 		fprintf(stderr, "\"read\":%llu,\"buffered\":%llu,",
 		    (unsigned long long)l->fill.taken,
 		    (unsigned long long)l->fill.held);
+	/* in bytes, as the buffer reads: not in line mode */
+	if (s->buffered)
+		fprintf(stderr, "\"rate_in\":%.1f,", s->rate_in);
 	fprintf(stderr, "\"rate\":%.1f,\"average\":%.1f", s->rate,
 	    s->average);
 	/* an empty file's size, 0, is known from the start */

@@ -16,12 +16,39 @@
 #include "tach/signals.h"
 #include "tier.h"
 
+/*
+ * --stall-timeout: whether nothing was read or written for that long; if
+ * so, which side held it up.  A buffer that holds bytes waits on its
+ * output; without one, an output that takes nothing now does.
+ */
+static bool
+stalled(struct relay *r)
+{
+	struct pollfd pfd = { .fd = r->out, .events = POLLOUT };
+	struct relay_fill f;
+	bool ring = relay_fill(r, &f);
+	uint64_t moved = r->bytes + (ring ? f.taken : 0);
+	double now = clock_now();
+
+	if (moved != r->moved) {
+		r->moved = moved;
+		r->moved_at = now;
+	}
+	if (now - r->moved_at < r->stall_timeout)
+		return false;
+	r->stalled_side = (ring ? f.held > 0 : poll(&pfd, 1, 0) == 0) ?
+	    RELAY_OUTPUT : RELAY_INPUT;
+	return true;
+}
+
 bool
 tier_serviced(struct relay *r)
 {
 	if (!signal_pending || r->service == NULL)
 		return true;
-	return r->service(r->ctx);
+	if (!r->service(r->ctx))
+		return false;
+	return r->stall_timeout == 0 || !stalled(r);
 }
 
 bool

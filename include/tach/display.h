@@ -56,6 +56,7 @@ struct display {
 	unsigned		 phase;
 	struct meter		 meter;		/* bytes moved */
 	struct meter		 position;	/* -z: compressed bytes read */
+	struct meter		 intake;	/* -b's buffer: bytes read */
 	struct stats_intervals	 rates;		/* --stats */
 	struct reporter		 out;
 };

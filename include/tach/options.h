@@ -17,6 +17,7 @@ struct options {
 	size_t		  nfiles;
 	const char	 *prefix;	/* -p */
 	double		  interval;	/* -i, seconds between redraws */
+	double		  stall_timeout; /* seconds without a move; 0: none */
 	bool		  interval_given; /* -i was given */
 	long long	  rate_limit;	/* -L, per second; 0: none */
 	bool		  rate_in_bytes; /* -L in a byte unit (1MiB): bytes

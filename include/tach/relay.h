@@ -27,7 +27,14 @@ enum relay_end {
 	RELAY_WRITE_ERROR,	/* errno in relay.error */
 	RELAY_MOVE_ERROR,	/* a splice between two pipes: either side */
 	RELAY_BROKEN_PIPE,	/* the reader went away */
-	RELAY_STOPPED		/* the service hook asked to stop */
+	RELAY_STOPPED,		/* the service hook asked to stop */
+	RELAY_STALLED		/* --stall-timeout: relay.stalled_side */
+};
+
+/* --stall-timeout: the side that held the copy up. */
+enum relay_side {
+	RELAY_INPUT = 1,	/* nothing came in */
+	RELAY_OUTPUT		/* nothing was taken */
 };
 
 /* -E: a range of the input that could not be read, sent as zeros. */
@@ -79,6 +86,10 @@ struct relay {
 	struct relay_fill fill;
 	uint64_t	 undelivered;	/* read into it, not written: lost */
 	size_t		 held;		/* buf's first bytes, a tier's to write */
+	double		 stall_timeout;	/* seconds, or 0 */
+	uint64_t	 moved;		/* read and written, when last seen */
+	double		 moved_at;	/* when it last changed */
+	enum relay_side	 stalled_side;	/* set when the timeout passed */
 	/*
 	 * Called whenever a signal has left work for the main loop;
 	 * returns false to stop the transfer.
@@ -100,6 +111,7 @@ struct relay_config {
 	bool		 timed;		/* --stats */
 	double		 limit;		/* -L, or 0 */
 	bool		 limit_in_bytes; /* -L in bytes in line mode */
+	double		 stall_timeout;	/* --stall-timeout, or 0 */
 	bool		(*service)(void *ctx);	/* as struct relay's */
 	void		*ctx;
 };
@@ -120,6 +132,11 @@ int		relay_flush(struct relay *r);
 enum relay_end	relay_run(struct relay *r);
 /* ^Z stopped tach for seconds: under -L they earn no burst. */
 void		relay_suspended(struct relay *r, double seconds);
+/*
+ * SIGCONT: a stop, ^Z's or SIGSTOP's, is no stall; --stall-timeout's
+ * wait starts again.
+ */
+void		relay_continued(struct relay *r);
 /*
  * -L, and -R's: moves at limit a second from now on, in records in line
  * mode unless in_bytes, else in bytes.

@@ -34,6 +34,8 @@ struct render_state {
 	enum render_unit unit;		/* what the amounts show */
 	uint64_t	 size;		/* 0: unknown */
 	double		 rate;		/* current, count per second */
+	double		 rate_in;	/* the input's, with a buffer; else rate */
+	bool		 buffered;	/* -b's buffer: rate_in, waiting its fill */
 	double		 average;	/* since the start */
 	double		 elapsed;	/* seconds */
 	double		 eta;		/* seconds left, or < 0 if unknown */
@@ -59,7 +61,8 @@ size_t	render_line(const struct render_state *s, int width,
  * %t elapsed, %e time left, %I time of day it ends, %r rate, %a average,
  * %b bytes, %T input queued for tach, %N name, %% a percent sign; or
  * %{progress}, %{timer}, %{eta}, %{fineta}, %{rate}, %{average-rate},
- * %{bytes}, %{buffer-percent}, %{name}.  Other text is drawn as it is,
+ * %{bytes}, %{buffer-percent}, %{name}, and %{rate-in} and %{rate-out}
+ * (a buffer's sides; rate_in is rate without one).  Other text is drawn as it is,
  * escaped like a prefix.  The bars share the room the rest leaves.  The
  * same contract as render_line: exactly width - 1 columns.
  */

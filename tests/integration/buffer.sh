@@ -54,6 +54,19 @@ check "%T: 100% when full" grep -q 'fill 100%' "$WORK/log"
 check "%T: 0% once drained" sh -c "tr '\\r' '\\n' <'$WORK/log' |
     grep . | tail -n 1 | grep -Eq 'fill +0%'"
 
+# The line shows the two sides apart and the fill, as mbuffer does; JSON
+# has the input's rate (in bytes, so not in line mode)
+"$TACH" -b 16M --force -w 120 -i 0.05 <"$WORK/data" 2>"$WORK/log" | { wait_until 60 grep -q 'buf 100%' "$WORK/log"
+    cat >/dev/null; }
+check "the line: both rates and the fill" grep -Eq \
+    ' in +[0-9.]+ [KMG]?i?B/s out +[0-9.]+ [KMG]?i?B/s buf 100% ' \
+    "$WORK/log"
+check "JSON: the input's rate" grep -Eq '"rate_in":[0-9]+\.[0-9],"rate":' \
+    "$WORK/json"
+"$TACH" --line-mode --format json -b 8M <"$WORK/data" 2>"$WORK/json" \
+    >/dev/null
+lacks "JSON in line mode: no input rate in bytes" "$WORK/json" rate_in
+
 # --stats: the highest fill, and the time full and empty
 head -c 16777216 "$WORK/data" | "$TACH" -q --stats -b 16M 2>"$WORK/err" |
     cat >/dev/null

@@ -552,6 +552,53 @@ units(void **state)
 	assert_string_equal(buf, "-:--:--");
 }
 
+/*
+ * A buffer's line: its input's rate, the output's, and its fill, as
+ * mbuffer shows them, kept before the average and the time when room
+ * is short; the closing line has none of them.
+ */
+static void
+buffered_line(void **state)
+{
+	struct render_state s = half();
+
+	(void)state;
+	s.buffered = true;
+	s.rate_in = 2048;
+	s.waiting = 73;
+	render_line(&s, 120, &ascii, line, sizeof(line));
+	assert_string_equal(line, " 50% [===============               ]    "
+	    "500 B in 2.00 KiB/s out    100 B/s buf  73% avg    100 B/s "
+	    "0:00:05 ETA 0:00:05");
+	render_line(&s, 80, &ascii, line, sizeof(line));
+	assert_null(strstr(line, "avg"));
+	assert_non_null(strstr(line, "in 2.00 KiB/s out    100 B/s buf  73%"));
+	render_line(&s, 60, &ascii, line, sizeof(line));
+	assert_null(strstr(line, "in "));
+	assert_non_null(strstr(line, "out    100 B/s buf  73%"));
+	s.stalled = true;
+	render_line(&s, 120, &ascii, line, sizeof(line));
+	assert_non_null(strstr(line, "out    stalled buf  73%"));
+	s.final = true;
+	render_line(&s, 120, &ascii, line, sizeof(line));
+	assert_null(strstr(line, "in "));
+	assert_null(strstr(line, "buf"));
+	for (int w = 1; w <= 300; w++) {
+		s.final = w % 2 == 0;
+		render_line(&s, w, &utf8, line, sizeof(line));
+		assert_int_equal(columns(line), w - 1);
+	}
+	/* the fields by name: the sides apart, %r the output's */
+	s.final = false;
+	render_format(&s, "%{rate-in}|%{rate-out}|%r|%T", 60, &ascii, line,
+	    sizeof(line));
+	assert_string_equal(line, "2.00 KiB/s|   100 B/s|   100 B/s| 73%"
+	    "                      ");
+	render_numeric(&s, true, "%{rate-in} %{rate-out}", false, line,
+	    sizeof(line));
+	assert_string_equal(line, "2048.0 100.0");
+}
+
 /* -n -F: every token as a plain number, "-" for one not known yet. */
 static void
 numeric_fields(void **state)
@@ -703,6 +750,7 @@ main(void)
 		cmocka_unit_test(steady_widths),
 		cmocka_unit_test(steady_times),
 		cmocka_unit_test(bit_amounts),
+		cmocka_unit_test(buffered_line),
 		cmocka_unit_test(numeric_fields),
 		cmocka_unit_test(numeric_percentage),
 		cmocka_unit_test(numeric_text_escaped),
