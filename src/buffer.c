@@ -39,6 +39,10 @@ struct relay_ring {
 	size_t		 tail;		/* where the writer writes from */
 	size_t		 filled;
 	size_t		 most;		/* the highest fill of the run */
+	size_t		 write_at;	/* the fill the writer starts at */
+	size_t		 read_at;	/* the fill the reader starts again at */
+	bool		 writing;	/* write_at was reached: until empty */
+	bool		 was_full;	/* the reader waits for read_at */
 	double		 full;		/* seconds the reader waited for room */
 	double		 empty;		/* seconds the writer waited for bytes */
 	uint64_t	 taken;		/* read from the input, in all */
@@ -51,7 +55,7 @@ struct relay_ring {
 };
 
 struct relay_ring *
-ring_new(size_t size)
+ring_new(size_t size, int write_at, int read_at)
 {
 	struct relay_ring *g;
 	long page = sysconf(_SC_PAGESIZE);
@@ -67,6 +71,12 @@ ring_new(size_t size)
 	}
 	g->buf = buf;
 	g->size = size;
+	/* a byte at least to start writing; reading again at once: size - 1 */
+	g->write_at = (size_t)((double)size * write_at / 100);
+	if (g->write_at == 0)
+		g->write_at = 1;
+	g->read_at = read_at < 100 ? (size_t)((double)size * read_at / 100) :
+	    size - 1;
 	g->more[0] = g->more[1] = g->stop[0] = g->stop[1] = -1;
 	if ((error = pthread_mutex_init(&g->lock, NULL)) != 0 ||
 	    (error = pthread_cond_init(&g->room, NULL)) != 0) {
@@ -105,6 +115,7 @@ relay_fill(const struct relay *r, struct relay_fill *f)
 	f->taken = g->taken;
 	f->full = g->full;
 	f->empty = g->empty;
+	f->filling = !g->writing && g->filled > 0 && !g->ended;
 	pthread_mutex_unlock(&g->lock);
 	return true;
 }
@@ -135,9 +146,10 @@ room_for(struct relay *r, struct relay_ring *g)
 	size_t n;
 
 	pthread_mutex_lock(&g->lock);
+	/* once full, it waits until the writer has taken it down to read_at */
 	if (g->filled == g->size && !g->quit) {
 		since = clock_now();
-		while (g->filled == g->size && !g->quit)
+		while (g->filled > g->read_at && !g->quit)
 			pthread_cond_wait(&g->room, &g->lock);
 		g->full += clock_now() - since;
 	}
@@ -210,8 +222,9 @@ fill(void *arg)
 }
 
 /*
- * Waits until the ring holds bytes or the reader has ended; false, with
- * *end set, when a signal says stop.  Returns with the lock held.
+ * Waits until the ring holds bytes, as many as write_at once it ran
+ * empty, or the reader has ended; false, with *end set, when a signal
+ * says stop.  Returns with the lock held.
  */
 static bool
 wait_for_bytes(struct relay *r, struct relay_ring *g, enum relay_end *end)
@@ -221,7 +234,10 @@ wait_for_bytes(struct relay *r, struct relay_ring *g, enum relay_end *end)
 	double since, waited;
 
 	pthread_mutex_lock(&g->lock);
-	while (g->filled == 0 && !g->ended) {
+	if (g->filled == 0)
+		g->writing = false;
+	while (!g->ended && (g->writing ? g->filled == 0 :
+	    g->filled < g->write_at)) {
 		g->waiting = true;
 		pthread_mutex_unlock(&g->lock);
 		since = clock_now();
@@ -241,6 +257,7 @@ wait_for_bytes(struct relay *r, struct relay_ring *g, enum relay_end *end)
 		}
 		pthread_mutex_lock(&g->lock);
 	}
+	g->writing = true;
 	return true;
 }
 

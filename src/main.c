@@ -243,6 +243,8 @@ relay_setup(struct relay *r, const struct options *opts, int in, int out,
 	relay_init(r, in, out, &(struct relay_config){
 	    .bufsize = buffer_size(opts, in, out),
 	    .buffer = ring_size(opts),
+	    .write_at = opts->write_at,
+	    .read_at = opts->read_at,
 	    .zerocopy = !opts->no_splice,
 	    .stop_at = opts->stop_at_size ? (uint64_t)opts->size : 0,
 	    .lines = opts->separator != -1,

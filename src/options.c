@@ -38,7 +38,9 @@ enum {
 	OPT_WAIT_FOR,
 	OPT_READING,
 	OPT_WRITING,
-	OPT_STALL_TIMEOUT
+	OPT_STALL_TIMEOUT,
+	OPT_WRITE_AT,
+	OPT_READ_AT
 };
 
 static const struct option long_options[] = {
@@ -62,6 +64,8 @@ static const struct option long_options[] = {
 	{ "reading",		no_argument,	   NULL, OPT_READING },
 	{ "writing",		no_argument,	   NULL, OPT_WRITING },
 	{ "stall-timeout",	required_argument, NULL, OPT_STALL_TIMEOUT },
+	{ "write-at",		required_argument, NULL, OPT_WRITE_AT },
+	{ "read-at",		required_argument, NULL, OPT_READ_AT },
 	{ "skip-errors",	no_argument,	   NULL, 'E' },
 	{ "stop-at-size",	no_argument,	   NULL, 'S' },
 	{ "wait",		no_argument,	   NULL, 'W' },
@@ -250,6 +254,13 @@ help(void)
 	    "      --line-mode         count lines: the amounts, rates, -l "
 	    "and -S in lines\n"
 	    "      --no-splice         plain read/write, no zero-copy calls\n"
+	    "      --write-at PCT      with a buffer: start writing when it is "
+	    "PCT full,\n"
+	    "                          and again each time it ran empty (for "
+	    "tapes)\n"
+	    "      --read-at PCT       with a buffer: once full, read again "
+	    "only when it\n"
+	    "                          is down to PCT full\n"
 	    "      --stall-timeout SEC fail when nothing has moved for SEC "
 	    "seconds,\n"
 	    "                          naming the side that stalled\n"
@@ -278,6 +289,28 @@ seconds_arg(const char *what, const char *text, double min, double *v,
 		    "from %g to 86400", what, text, min);
 		return false;
 	}
+	return true;
+}
+
+/* --write-at, --read-at: a share of the buffer, 0 to 100, "%" or not. */
+static bool
+percent_arg(const char *what, const char *text, int *v, char *msg,
+    size_t msglen)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(text, &end, 10);
+	if (end != text && *end == '%')
+		end++;
+	if (end == text || *end != '\0' || errno != 0 || n < 0 || n > 100 ||
+	    !isdigit((unsigned char)*text)) {
+		snprintf(msg, msglen, "%s `%s': not a percentage from 0 to 100",
+		    what, text);
+		return false;
+	}
+	*v = (int)n;
 	return true;
 }
 
@@ -472,6 +505,8 @@ not_taken(const struct options *opts, bool remote)
 		{ opts->stderr_bar, "-e", true, false },
 		{ opts->pidfile != NULL, "-P", true, false },
 		{ opts->stall_timeout != 0, "--stall-timeout", false, false },
+		{ opts->write_at != 0, "--write-at", false, false },
+		{ opts->read_at != 100, "--read-at", false, false },
 	};
 
 	for (size_t i = 0; i < sizeof(opt) / sizeof(opt[0]); i++)
@@ -661,6 +696,12 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 		    &opts->bufsize, msg, msglen);
 	case 'D':
 		return seconds_arg("delay", arg, 0, &opts->delay, msg, msglen);
+	case OPT_WRITE_AT:
+		return percent_arg("--write-at", arg, &opts->write_at, msg,
+		    msglen);
+	case OPT_READ_AT:
+		return percent_arg("--read-at", arg, &opts->read_at, msg,
+		    msglen);
 	case OPT_STALL_TIMEOUT:
 		return seconds_arg("stall timeout", arg, 0.1,
 		    &opts->stall_timeout, msg, msglen);
@@ -752,6 +793,12 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 		    "-S in line mode");
 		return OPTIONS_BAD;
 	}
+	if ((opts->write_at != 0 || opts->read_at != 100) &&
+	    opts->bufsize < RELAY_BUFFER_MIN && !opts->watching) {
+		snprintf(msg, msglen, "%s needs a buffer: -b of 4 MiB or more",
+		    opts->write_at != 0 ? "--write-at" : "--read-at");
+		return OPTIONS_BAD;
+	}
 	if (opts->numeric && opts->json) {
 		snprintf(msg, msglen, "-n and --format json both write to "
 		    "stderr: choose one");
@@ -789,6 +836,7 @@ options_init(struct options *opts, char *argv[])
 	opts->separator = -1;
 	opts->interval = 0.2;
 	opts->watch_fd = -1;
+	opts->read_at = 100;
 	base = base != NULL ? base + 1 : argv[0];
 	opts->as_progress = strcmp(base, "progress") == 0;
 	setprogname(base);

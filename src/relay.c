@@ -75,7 +75,8 @@ relay_init(struct relay *r, int in, int out, const struct relay_config *c)
 		writeback_init(&r->writeback, out);
 	if (c->limit > 0)
 		relay_set_limit(r, c->limit, c->limit_in_bytes);
-	if (c->buffer > 0 && (r->ring = ring_new(c->buffer)) == NULL)
+	if (c->buffer > 0 && (r->ring = ring_new(c->buffer, c->write_at,
+	    c->read_at)) == NULL)
 		report_err(1, "-b: a buffer of %zu bytes", c->buffer);
 	alloc = (r->bufsize + (size_t)page - 1) / (size_t)page * (size_t)page;
 	if ((errno = posix_memalign(&buf, (size_t)page, alloc)) != 0)

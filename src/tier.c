@@ -19,7 +19,8 @@
 /*
  * --stall-timeout: whether nothing was read or written for that long; if
  * so, which side held it up.  A buffer that holds bytes waits on its
- * output; without one, an output that takes nothing now does.
+ * output, unless the output waits for --write-at's fill; without one, an
+ * output that takes nothing now does.
  */
 static bool
 stalled(struct relay *r)
@@ -36,7 +37,8 @@ stalled(struct relay *r)
 	}
 	if (now - r->moved_at < r->stall_timeout)
 		return false;
-	r->stalled_side = (ring ? f.held > 0 : poll(&pfd, 1, 0) == 0) ?
+	r->stalled_side = (ring ? f.held > 0 && !f.filling :
+	    poll(&pfd, 1, 0) == 0) ?
 	    RELAY_OUTPUT : RELAY_INPUT;
 	return true;
 }

@@ -35,7 +35,7 @@ extern const struct tier zerocopy_tier;
 extern const struct tier copy_tier;
 
 /* -b as a buffer: the ring of size bytes (NULL, errno set), and its end. */
-struct relay_ring	*ring_new(size_t size);
+struct relay_ring	*ring_new(size_t size, int write_at, int read_at);
 void			 ring_free(struct relay_ring *g);
 
 /*

@@ -14,7 +14,7 @@ function __tach_command
             case -b --buffer-size -D --delay-start -d --watchfd -F --format \
                     -f --file -i --interval -L --rate-limit -l --size \
                     -N --name -P --pidfile -p --prefix -R --remote -w --width \
-                    --stall-timeout
+                    --stall-timeout --write-at --read-at
                 set -e words[1]
             case '-*'
                 # run together, the last letter's argument is the next word
@@ -55,6 +55,8 @@ complete -c tach -n 'not __tach_command' -l force -d 'draw even when not on a te
 complete -c tach -n 'not __tach_command' -s F -l format -x -a json -d 'the line in pv tokens, or json'
 complete -c tach -n 'not __tach_command' -l line-mode -d 'count lines'
 complete -c tach -n 'not __tach_command' -l no-splice -d 'plain read and write only'
+complete -c tach -n 'not __tach_command' -l write-at -x -d 'with a buffer: start writing when it is this % full'
+complete -c tach -n 'not __tach_command' -l read-at -x -d 'with a buffer: once full, read again at this % full'
 complete -c tach -n 'not __tach_command' -l stall-timeout -x -d 'fail when nothing moves for this many seconds'
 complete -c tach -n 'not __tach_command' -l stats -d 'rate statistics and waits at the end'
 complete -c tach -n 'not __tach_command' -l wait-for -d 'with -d NAME: watch for new ones until ^C'

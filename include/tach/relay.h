@@ -48,6 +48,7 @@ struct relay_fill {
 	uint64_t	 taken;
 	double		 full;		/* seconds it was full: input held */
 	double		 empty;		/* seconds it was empty: output idle */
+	bool		 filling;	/* the output waits for --write-at */
 };
 
 struct relay_skip {
@@ -102,6 +103,8 @@ struct relay {
 struct relay_config {
 	size_t		 bufsize;	/* 0 counts as 1; at most _MAX */
 	size_t		 buffer;	/* -b as a buffer: its size, or 0 */
+	int		 write_at;	/* its --write-at, % (0: at once) */
+	int		 read_at;	/* its --read-at, % (100: at once) */
 	bool		 zerocopy;	/* false with --no-splice */
 	uint64_t	 stop_at;	/* -S, or 0 */
 	bool		 lines;		/* --line-mode */
