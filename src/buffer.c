@@ -42,7 +42,9 @@ struct relay_ring {
 	size_t		 write_at;	/* the fill the writer starts at */
 	size_t		 read_at;	/* the fill the reader starts again at */
 	bool		 writing;	/* write_at was reached: until empty */
-	bool		 was_full;	/* the reader waits for read_at */
+	double		 read_limit;	/* bytes a second, or 0 */
+	double		 read_from;	/* when its clock started */
+	uint64_t	 read_base;	/* taken by then */
 	double		 full;		/* seconds the reader waited for room */
 	double		 empty;		/* seconds the writer waited for bytes */
 	uint64_t	 taken;		/* read from the input, in all */
@@ -120,6 +122,53 @@ relay_fill(const struct relay *r, struct relay_fill *f)
 	return true;
 }
 
+void
+relay_set_read_limit(struct relay *r, double limit)
+{
+	struct relay_ring *g = r->ring;
+
+	if (g == NULL)
+		return;
+	pthread_mutex_lock(&g->lock);
+	g->read_limit = limit;
+	g->read_from = clock_now();
+	g->read_base = g->taken;
+	pthread_mutex_unlock(&g->lock);
+}
+
+/*
+ * --read-limit: the reader waits until what it read is paid for, then
+ * reads at most 50 ms' worth; a slow input banks at most half a second
+ * of credit.  Its wait is on the stop pipe, so quitting cuts it short.
+ * Returns len, cut to the step, or 0 to stop.
+ */
+static size_t
+paced(struct relay_ring *g, size_t len)
+{
+	struct pollfd pfd = { .fd = g->stop[0], .events = POLLIN };
+	double now, due, step;
+
+	for (;;) {
+		pthread_mutex_lock(&g->lock);
+		if (g->read_limit <= 0) {
+			pthread_mutex_unlock(&g->lock);
+			return len;
+		}
+		now = clock_now();
+		due = g->read_from + (double)(g->taken - g->read_base) /
+		    g->read_limit;
+		if (now - due > 0.5)
+			g->read_from += now - due - 0.5;
+		step = g->read_limit / 20;
+		pthread_mutex_unlock(&g->lock);
+		if (due <= now)
+			return step < 1 ? 1 : step < (double)len ? (size_t)step :
+			    len;
+		if (poll(&pfd, 1, (int)((due - now) * 1000) + 1) > 0)
+			return 0;
+	}
+}
+
 /* One byte down a pipe of the ring's own: it has room, being drained. */
 static void
 tell(int fd)
@@ -178,7 +227,7 @@ fill(void *arg)
 	int error = 0;
 
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
-	while ((len = room_for(r, g)) > 0) {
+	while ((len = room_for(r, g)) > 0 && (len = paced(g, len)) > 0) {
 		/* the input, or the writer's word to stop, whichever first */
 		if (poll(pfd, 2, -1) == -1) {
 			if (errno == EINTR)

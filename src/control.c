@@ -34,6 +34,7 @@
 #define ANSWER_MAX	256
 
 static int listener = -1;
+static bool buffered;		/* --read-limit is taken */
 static pid_t owner;
 static char bound[sizeof(((struct sockaddr_un *)NULL)->sun_path)];
 
@@ -124,13 +125,14 @@ same_user(int fd)
 }
 
 void
-control_listen(void)
+control_listen(bool buffer)
 {
 	struct sockaddr_un sun;
 	socklen_t len;
 	char msg[256];
 	int fd;
 
+	buffered = buffer;
 	if (!socket_name(getpid(), &sun, &len, true, msg, sizeof(msg)) ||
 	    (fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
 		return;
@@ -241,6 +243,13 @@ take_record(struct control_change *c, const char *rec, char *msg,
 			return true;
 		}
 		break;
+	case 'r':
+		if (!buffered) {
+			snprintf(msg, msglen, "--read-limit: this copy has no "
+			    "buffer, -L limits it");
+			return false;
+		}
+		/* FALLTHROUGH */
 	case 'B':
 	case 'L':
 	case 'w':
@@ -250,6 +259,8 @@ take_record(struct control_change *c, const char *rec, char *msg,
 			break;
 		if (rec[0] == 'w')
 			c->width = (int)n;
+		else if (rec[0] == 'r')
+			c->read_limit = n;
 		else {
 			c->rate_limit = n;
 			c->rate_in_bytes = rec[0] == 'B';
@@ -349,6 +360,10 @@ control_send(const struct options *opts)
 		snprintf(num, sizeof(num), "%lld", opts->rate_limit);
 		fits &= add_record(req, &len, sizeof(req),
 		    opts->rate_in_bytes ? 'B' : 'L', num);
+	}
+	if (opts->read_limit > 0) {
+		snprintf(num, sizeof(num), "%lld", opts->read_limit);
+		fits &= add_record(req, &len, sizeof(req), 'r', num);
 	}
 	if (opts->name != NULL)
 		fits &= add_record(req, &len, sizeof(req), 'N', opts->name);

@@ -333,6 +333,8 @@ take_requests(struct display *d)
 		if (c.rate_limit > 0)
 			relay_set_limit(d->relay, (double)c.rate_limit,
 			    c.rate_in_bytes);
+		if (c.read_limit > 0)
+			relay_set_read_limit(d->relay, (double)c.read_limit);
 		if (c.name != NULL) {
 			free(d->sent_name);
 			d->name = d->sent_name = c.name;

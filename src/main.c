@@ -245,6 +245,7 @@ relay_setup(struct relay *r, const struct options *opts, int in, int out,
 	    .buffer = ring_size(opts),
 	    .write_at = opts->write_at,
 	    .read_at = opts->read_at,
+	    .read_limit = (double)opts->read_limit,
 	    .zerocopy = !opts->no_splice,
 	    .stop_at = opts->stop_at_size ? (uint64_t)opts->size : 0,
 	    .lines = opts->separator != -1,
@@ -480,7 +481,7 @@ main(int argc, char *argv[])
 	signals_at_death(withdraw);
 	/* progress(1) leaves nothing in /tmp; tach's -R finds tach */
 	if (!opts.as_progress && !opts.watching)
-		control_listen();
+		control_listen(ring_size(&opts) > 0);
 	/* once the file is there, -R with its PID is heard */
 	if (opts.pidfile != NULL)
 		pidfile_publish(opts.pidfile);

@@ -40,7 +40,8 @@ enum {
 	OPT_WRITING,
 	OPT_STALL_TIMEOUT,
 	OPT_WRITE_AT,
-	OPT_READ_AT
+	OPT_READ_AT,
+	OPT_READ_LIMIT
 };
 
 static const struct option long_options[] = {
@@ -66,6 +67,7 @@ static const struct option long_options[] = {
 	{ "stall-timeout",	required_argument, NULL, OPT_STALL_TIMEOUT },
 	{ "write-at",		required_argument, NULL, OPT_WRITE_AT },
 	{ "read-at",		required_argument, NULL, OPT_READ_AT },
+	{ "read-limit",		required_argument, NULL, OPT_READ_LIMIT },
 	{ "skip-errors",	no_argument,	   NULL, 'E' },
 	{ "stop-at-size",	no_argument,	   NULL, 'S' },
 	{ "wait",		no_argument,	   NULL, 'W' },
@@ -237,9 +239,9 @@ help(void)
 	    "  -P, --pidfile FILE      write tach's PID to FILE while it runs\n"
 	    "  -p, --prefix TEXT       text to the left of the bar\n"
 	    "  -q, --quiet             draw no bar\n"
-	    "  -R, --remote PID        change the running copy PID's -L, -N, "
-	    "-p, -i,\n"
-	    "                          -w or -F\n"
+	    "  -R, --remote PID        change the running copy PID's -L, "
+	    "--read-limit,\n"
+	    "                          -N, -p, -i, -w or -F\n"
 	    "  -S, --stop-at-size      stop after the -l length, exit 0\n"
 	    "  -W, --wait              draw nothing until data moves and "
 	    "is read\n"
@@ -261,6 +263,9 @@ help(void)
 	    "      --read-at PCT       with a buffer: once full, read again "
 	    "only when it\n"
 	    "                          is down to PCT full\n"
+	    "      --read-limit RATE   with a buffer: read at most RATE bytes "
+	    "a second\n"
+	    "                          (-L limits its output)\n"
 	    "      --stall-timeout SEC fail when nothing has moved for SEC "
 	    "seconds,\n"
 	    "                          naming the side that stalled\n"
@@ -507,6 +512,7 @@ not_taken(const struct options *opts, bool remote)
 		{ opts->stall_timeout != 0, "--stall-timeout", false, false },
 		{ opts->write_at != 0, "--write-at", false, false },
 		{ opts->read_at != 100, "--read-at", false, false },
+		{ opts->read_limit != 0, "--read-limit", false, true },
 	};
 
 	for (size_t i = 0; i < sizeof(opt) / sizeof(opt[0]); i++)
@@ -702,6 +708,9 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 	case OPT_READ_AT:
 		return percent_arg("--read-at", arg, &opts->read_at, msg,
 		    msglen);
+	case OPT_READ_LIMIT:
+		return size_arg("read limit", arg, 1, LLONG_MAX,
+		    &opts->read_limit, msg, msglen);
 	case OPT_STALL_TIMEOUT:
 		return seconds_arg("stall timeout", arg, 0.1,
 		    &opts->stall_timeout, msg, msglen);
@@ -768,11 +777,11 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 		return OPTIONS_BAD;
 	}
 	if (opts->remote_pid != 0 && opts->rate_limit == 0 &&
-	    opts->name == NULL && opts->prefix == NULL &&
+	    opts->read_limit == 0 && opts->name == NULL && opts->prefix == NULL &&
 	    !opts->interval_given && opts->width == 0 &&
 	    opts->format == NULL) {
-		snprintf(msg, msglen, "-R needs a change to send: -L, -N, -p, "
-		    "-i, -w or -F");
+		snprintf(msg, msglen, "-R needs a change to send: -L, "
+		    "--read-limit, -N, -p, -i, -w or -F");
 		return OPTIONS_BAD;
 	}
 	if (opts->stop_at_size && opts->size <= 0) {
@@ -793,10 +802,12 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 		    "-S in line mode");
 		return OPTIONS_BAD;
 	}
-	if ((opts->write_at != 0 || opts->read_at != 100) &&
-	    opts->bufsize < RELAY_BUFFER_MIN && !opts->watching) {
+	if ((opts->write_at != 0 || opts->read_at != 100 ||
+	    opts->read_limit != 0) && opts->bufsize < RELAY_BUFFER_MIN &&
+	    !opts->watching && opts->remote_pid == 0) {
 		snprintf(msg, msglen, "%s needs a buffer: -b of 4 MiB or more",
-		    opts->write_at != 0 ? "--write-at" : "--read-at");
+		    opts->write_at != 0 ? "--write-at" : opts->read_at != 100 ?
+		    "--read-at" : "--read-limit");
 		return OPTIONS_BAD;
 	}
 	if (opts->numeric && opts->json) {

@@ -78,6 +78,8 @@ relay_init(struct relay *r, int in, int out, const struct relay_config *c)
 	if (c->buffer > 0 && (r->ring = ring_new(c->buffer, c->write_at,
 	    c->read_at)) == NULL)
 		report_err(1, "-b: a buffer of %zu bytes", c->buffer);
+	if (c->read_limit > 0)
+		relay_set_read_limit(r, c->read_limit);
 	alloc = (r->bufsize + (size_t)page - 1) / (size_t)page * (size_t)page;
 	if ((errno = posix_memalign(&buf, (size_t)page, alloc)) != 0)
 		report_err(1, "buffer of %zu bytes", alloc);

@@ -15,7 +15,7 @@ _tach()
 	-d|--watchfd|-R|--remote)
 		_pids
 		return ;;
-	-b|--buffer-size|-D|--delay-start|-i|--interval|-L|--rate-limit|-l|--size|-N|--name|-p|--prefix|-w|--width|--stall-timeout|--write-at|--read-at)
+	-b|--buffer-size|-D|--delay-start|-i|--interval|-L|--rate-limit|-l|--size|-N|--name|-p|--prefix|-w|--width|--stall-timeout|--write-at|--read-at|--read-limit)
 		return ;;
 	esac
 	$split && return
@@ -23,7 +23,7 @@ _tach()
 	# after the first operand, complete the command and its arguments
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		-f|-b|-D|-d|-F|-i|-L|-l|-N|-P|-p|-R|-w|--file|--buffer-size|--delay-start|--watchfd|--interval|--rate-limit|--size|--name|--pidfile|--prefix|--remote|--width|--format|--stall-timeout|--write-at|--read-at)
+		-f|-b|-D|-d|-F|-i|-L|-l|-N|-P|-p|-R|-w|--file|--buffer-size|--delay-start|--watchfd|--interval|--rate-limit|--size|--name|--pidfile|--prefix|--remote|--width|--format|--stall-timeout|--write-at|--read-at|--read-limit)
 			((i++)) ;;
 		-*) ;;
 		*)
@@ -39,6 +39,7 @@ _tach()
 		    --interval= --rate-limit= --size= --name= --numeric --prefix=
 		    --quiet --stop-at-size --wait --width= --decompress --force
 		    --format= --no-splice --stall-timeout= --write-at= --read-at=
+		    --read-limit=
 		    --stats --wait-for
 		    --reading --writing
 		    --help --version' \

@@ -20,6 +20,7 @@
 struct control_change {
 	long long	 rate_limit;	/* -L */
 	bool		 rate_in_bytes;	/* -L in a byte unit */
+	long long	 read_limit;	/* --read-limit */
 	char		*name;		/* -N */
 	char		*prefix;	/* -p */
 	double		 interval;	/* -i */
@@ -29,9 +30,10 @@ struct control_change {
 
 /*
  * Starts listening; silently not where that cannot be done safely (the
- * sender says why).  Needs signals_install() first.
+ * sender says why).  Without -b's buffer, --read-limit is refused.  Needs
+ * signals_install() first.
  */
-void	control_listen(void);
+void	control_listen(bool buffer);
 /*
  * After a SIGNAL_CONTROL: takes one waiting request into *c (free with
  * control_free) and answers it.  False if none came whole and valid.

@@ -105,6 +105,7 @@ struct relay_config {
 	size_t		 buffer;	/* -b as a buffer: its size, or 0 */
 	int		 write_at;	/* its --write-at, % (0: at once) */
 	int		 read_at;	/* its --read-at, % (100: at once) */
+	double		 read_limit;	/* its --read-limit, or 0 */
 	bool		 zerocopy;	/* false with --no-splice */
 	uint64_t	 stop_at;	/* -S, or 0 */
 	bool		 lines;		/* --line-mode */
@@ -145,6 +146,11 @@ void		relay_continued(struct relay *r);
  * mode unless in_bytes, else in bytes.
  */
 void		relay_set_limit(struct relay *r, double limit, bool in_bytes);
+/*
+ * --read-limit, and -R's: -b's buffer reads at most limit bytes a second
+ * from now on (what it read so far counts as paid).  No-op without one.
+ */
+void		relay_set_read_limit(struct relay *r, double limit);
 /* -S: the bytes (records, in line mode) to stop at have been written. */
 bool		relay_reached(const struct relay *r);
 /*

@@ -67,6 +67,22 @@ check "JSON: the input's rate" grep -Eq '"rate_in":[0-9]+\.[0-9],"rate":' \
     >/dev/null
 lacks "JSON in line mode: no input rate in bytes" "$WORK/json" rate_in
 
+# --read-limit paces the input apart from the output: never ahead of it
+# by more than a second's worth (half a second of credit, a 50 ms step)
+head -c 3000000 "$WORK/data" >"$WORK/three"
+"$TACH" -b 8M --read-limit 1m --format json -i 0.05 <"$WORK/three" \
+    2>"$WORK/json" >"$out"
+check "--read-limit: exact" cmp -s "$WORK/three" "$out"
+sed -n 's/.*"elapsed":\([0-9.]*\),.*"read":\([0-9]*\),.*/\1 \2/p' \
+    "$WORK/json" >"$WORK/reads"
+check "--read-limit: the input paced" awk '
+    $2 > 1048576 * ($1 + 1) { bad = 1 } END { exit bad || NR < 10 }' \
+    "$WORK/reads"
+"$TACH" --read-limit 1m <"$WORK/three" >"$out" 2>"$WORK/err"
+check "--read-limit without a buffer: refused ($?)" [ $? -eq 1 ]
+check "…said" grep -qx \
+    'tach: --read-limit needs a buffer: -b of 4 MiB or more' "$WORK/err"
+
 # --stats: the highest fill, and the time full and empty
 head -c 16777216 "$WORK/data" | "$TACH" -q --stats -b 16M 2>"$WORK/err" |
     cat >/dev/null

@@ -37,6 +37,27 @@ check "-L: the copy exits 0" [ $? -eq 0 ]
 check "-L: the output is exact" cmp -s "$WORK/big" "$WORK/out"
 check "-L: the socket is gone at the end" eval "! listening $copy"
 
+# --read-limit: a buffer's input, changed the same way; a copy without a
+# buffer refuses it, saying why.
+"$TACH" -q -b 8M --read-limit 1 <"$WORK/big" >"$WORK/out" &
+copy=$!
+check "--read-limit: the copy listens" wait_until 60 listening $copy
+"$TACH" -R $copy --read-limit 1g 2>"$WORK/err"
+check "--read-limit: -R exits 0 ($(cat "$WORK/err"))" [ $? -eq 0 ]
+# a byte a second would take a year
+check "--read-limit: the copy ends soon after" wait_until 60 sh -c \
+    "! kill -0 $copy 2>/dev/null"
+wait $copy
+check "--read-limit: the copy exits 0" [ $? -eq 0 ]
+check "--read-limit: the output is exact" cmp -s "$WORK/big" "$WORK/out"
+"$TACH" -q -L 100k <"$WORK/big" >"$WORK/out" &
+copy=$!
+wait_until 60 listening $copy
+"$TACH" -R $copy --read-limit 1m 2>"$WORK/err"
+check "--read-limit, no buffer: refused ($?)" [ $? -eq 1 ]
+check "…said" grep -qx "tach: -R $copy: refused: --read-limit: this copy has no buffer, -L limits it" "$WORK/err"
+finish_copy "--read-limit refused" "$WORK/big"
+
 # -N, -p, -w and -i on a drawn line (--force: plain lines in a file).
 random "$WORK/data" 3000000
 "$TACH" --force -L 100k -i 3600 -N old -P "$WORK/pid" <"$WORK/data" \
@@ -137,7 +158,7 @@ kill $sleeper $watcher 2>/dev/null
 wait $watcher
 "$TACH" -R 1 2>"$WORK/err"
 check "nothing to send: exit 1" [ $? -eq 1 ]
-check "nothing to send: says so" grep -qF "tach: -R needs a change to send: -L, -N, -p, -i, -w or -F" "$WORK/err"
+check "nothing to send: says so" grep -qF "tach: -R needs a change to send: -L, --read-limit, -N, -p, -i, -w or -F" "$WORK/err"
 for opt in -q -S -c -n --stats -z "-f x" "-l 1" "-d 1" "-P x"; do
 	# shellcheck disable=SC2086
 	"$TACH" -R 1 -L 1m $opt 2>"$WORK/err"
