@@ -61,7 +61,8 @@ format_extras(const struct display *d, struct render_state *s)
 
 	if (clock_gettime(CLOCK_REALTIME, &now) == 0)
 		s->wall = (double)now.tv_sec;
-	if (s->buffered)
+	/* -b's buffer's fill is set already, in line mode too */
+	if (s->waiting >= 0)
 		return;
 	/*
 	 * A file's FIONREAD is all that is left of it: the buffer is full.

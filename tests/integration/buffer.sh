@@ -53,6 +53,18 @@ check "JSON: the last object, all read, none held" grep -q \
 check "%T: 100% when full" grep -q 'fill 100%' "$WORK/log"
 check "%T: 0% once drained" sh -c "tr '\\r' '\\n' <'$WORK/log' |
     grep . | tail -n 1 | grep -Eq 'fill +0%'"
+# the same in line mode, which counts lines but fills the buffer in bytes:
+# 8 MB of 16 MiB held, steady after the input's end (its queue then is 0)
+ticks() { wc -l <"$WORK/log"; }
+more_ticks() { [ "$(ticks)" -ge "$1" ]; }
+last_fill() { tail -n 1 "$WORK/log" | grep -Eqx '[2-5][0-9]'; }
+rm -f "$WORK/verdict"
+head -c 8000000 "$WORK/data" | "$TACH" --line-mode -b 16M -n -F '%T' \
+    -i 0.05 2>"$WORK/log" | { wait_until 60 last_fill
+    wait_until 60 more_ticks $(($(ticks) + 5))
+    last_fill && echo held >"$WORK/verdict"; cat >/dev/null; }
+check "%T in line mode: the buffer's fill" \
+    [ "$(cat "$WORK/verdict" 2>/dev/null)" = held ]
 
 # The line shows the two sides apart and the fill, as mbuffer does; JSON
 # has the input's rate (in bytes, so not in line mode)
