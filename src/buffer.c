@@ -162,8 +162,8 @@ paced(struct relay_ring *g, size_t len)
 		step = g->read_limit / 20;
 		pthread_mutex_unlock(&g->lock);
 		if (due <= now)
-			return step < 1 ? 1 : step < (double)len ? (size_t)step :
-			    len;
+			return step < 1 ? 1 : step < (double)len ?
+			    (size_t)step : len;
 		if (poll(&pfd, 1, (int)((due - now) * 1000) + 1) > 0)
 			return 0;
 	}

@@ -389,10 +389,12 @@ reason_of(const struct run *run, const struct relay *r, char *buf,
 	case RELAY_STALLED:
 		if (r->stalled_side == RELAY_OUTPUT)
 			snprintf(buf, len, "writing %s: stalled, nothing taken "
-			    "for %g s", text_safe(run->out_name), r->stall_timeout);
+			    "for %g s", text_safe(run->out_name),
+			    r->stall_timeout);
 		else
 			snprintf(buf, len, "reading %s: stalled, nothing came "
-			    "for %g s", text_safe(run->in_name), r->stall_timeout);
+			    "for %g s", text_safe(run->in_name),
+			    r->stall_timeout);
 		return undelivered(buf, len, r);
 	case RELAY_BROKEN_PIPE:
 		if (run->cmd != -1)

@@ -777,9 +777,9 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 		return OPTIONS_BAD;
 	}
 	if (opts->remote_pid != 0 && opts->rate_limit == 0 &&
-	    opts->read_limit == 0 && opts->name == NULL && opts->prefix == NULL &&
-	    !opts->interval_given && opts->width == 0 &&
-	    opts->format == NULL) {
+	    opts->read_limit == 0 && opts->name == NULL &&
+	    opts->prefix == NULL && !opts->interval_given &&
+	    opts->width == 0 && opts->format == NULL) {
 		snprintf(msg, msglen, "-R needs a change to send: -L, "
 		    "--read-limit, -N, -p, -i, -w or -F");
 		return OPTIONS_BAD;

@@ -62,9 +62,9 @@ size_t	render_line(const struct render_state *s, int width,
  * %b bytes, %T input queued for tach, %N name, %% a percent sign; or
  * %{progress}, %{timer}, %{eta}, %{fineta}, %{rate}, %{average-rate},
  * %{bytes}, %{buffer-percent}, %{name}, and %{rate-in} and %{rate-out}
- * (a buffer's sides; rate_in is rate without one).  Other text is drawn as it is,
- * escaped like a prefix.  The bars share the room the rest leaves.  The
- * same contract as render_line: exactly width - 1 columns.
+ * (a buffer's sides; rate_in is rate without one).  Other text is drawn
+ * as it is, escaped like a prefix.  The bars share the room the rest
+ * leaves.  The same contract as render_line: exactly width - 1 columns.
  */
 size_t	render_format(const struct render_state *s, const char *format,
 	    int width, const struct render_caps *caps, char *buf,
