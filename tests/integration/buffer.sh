@@ -34,7 +34,8 @@ rm -f "$WORK/released" "$WORK/verdict"
 { head -c 16777216 "$WORK/data"; : >"$WORK/released"; } |
     "$TACH" -b 16M --format json -i 0.05 2>"$WORK/json" |
     { wait_until 60 test -e "$WORK/released" && echo held >"$WORK/verdict"
-    cat >"$out"; }
+    # and, before a byte is taken, a tick that shows all of it read
+    wait_until 60 grep -q '"read":16777216,' "$WORK/json"; cat >"$out"; }
 check "the writer released before the reader read a byte" \
     [ "$(cat "$WORK/verdict" 2>/dev/null)" = held ]
 check "…and every byte then delivered" \
