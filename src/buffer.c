@@ -3,14 +3,24 @@
  * Copyright (c) 2026, the tach developers
  *
  * The buffer tier (-b beyond the pipes, tier.h): a thread of its own reads
- * the input into a ring of -b bytes while this one writes the ring out,
- * so that a stalled output does not stop the input nor a stalled input the
+ * the input into a buffer of -b bytes while this one writes it out, so
+ * that a stalled output does not stop the input nor a stalled input the
  * output, as mbuffer's two threads do.  Only this thread counts, paces,
  * draws and takes signals: the reader has every signal blocked, and wakes
  * this thread through a pipe, whose poll(2) a signal interrupts, never
  * through a condition variable, whose wait it does not.
+ *
+ * The buffer is a queue of slots: pipes of tach's own where the system
+ * can move bytes into and out of them without copying (compat_splice),
+ * as many as the user's pipe allowance and descriptors spare, and chunks
+ * of memory of a megabyte, read into and written out of.  A new slot is
+ * a pipe while one is spare, so a buffer that holds little, as one
+ * between two tools at the same pace does, copies nothing; what the pipes
+ * cannot hold waits in memory.  Line mode looks at every byte it counts,
+ * and takes memory only.
  */
 #include <sys/types.h>
+#include <sys/resource.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,16 +37,43 @@
 #include "tach/message.h"
 #include "tier.h"
 
-/* The reader's largest read: a grown pipe's worth. */
+/* A memory slot's size and the reader's largest read. */
 #define FILL_MAX	(1024 * 1024)
+/*
+ * The size asked of a pipe slot: fs/pipe-max-size (1 MiB by default) is
+ * what the unprivileged get; root's pipes may be larger, so fewer.
+ */
+#define PIPE_ASKED	(8 * 1024 * 1024)
+
+struct slot {
+	unsigned char	*mem;		/* its part of buf, or NULL: a pipe */
+	int		 pipe[2];
+	size_t		 room;		/* the most it holds */
+	size_t		 off;		/* mem: where its bytes start */
+	size_t		 len;		/* the bytes it holds */
+	bool		 sealed;	/* the reader has moved on from it */
+};
+
+/* Slots not in the queue, the last freed on top (its pages are warm). */
+struct spares {
+	size_t		*top;
+	size_t		 count;
+};
 
 struct relay_ring {
 	unsigned char	*buf;
 	size_t		 size;
+	struct slot	*slots;		/* the pipes first, then buf's */
+	size_t		 nslots;
+	size_t		 npipes;
 	pthread_mutex_t	 lock;		/* guards all below */
 	pthread_cond_t	 room;		/* the writer made room, or quit */
-	size_t		 head;		/* where the reader reads to */
-	size_t		 tail;		/* where the writer writes from */
+	size_t		*queue;		/* slots in use, oldest first: */
+	size_t		 first;		/* the writer's, at queue[first] */
+	size_t		 used;		/* the reader's is the last */
+	struct spares	 pipes;
+	struct spares	 chunks;
+	bool		 no_splice;	/* a side refused it: memory only */
 	size_t		 filled;
 	size_t		 most;		/* the highest fill of the run */
 	size_t		 write_at;	/* the fill the writer starts at */
@@ -56,23 +93,115 @@ struct relay_ring {
 	int		 stop[2];	/* writer to reader: quit */
 };
 
+/* Every slot spare and empty, the lowest on top. */
+static void
+ring_empty(struct relay_ring *g)
+{
+	g->first = g->used = 0;
+	g->pipes.count = g->chunks.count = 0;
+	for (size_t i = g->nslots; i-- > 0;) {
+		g->slots[i].off = g->slots[i].len = 0;
+		g->slots[i].sealed = false;
+		if (i < g->npipes)
+			g->pipes.top[g->pipes.count++] = i;
+		else
+			g->chunks.top[g->chunks.count++] = i;
+	}
+}
+
+/*
+ * The most pipe slots to try for: one a megabyte of want, and no more
+ * than an eighth of the descriptors this process may open.
+ */
+static size_t
+pipes_most(size_t want)
+{
+	struct rlimit rl;
+	size_t most = want / FILL_MAX + 1;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 16 < most)
+		most = (size_t)(rl.rlim_cur / 16);
+	return most;
+}
+
+/*
+ * Pipe slots for want bytes, up to most of them, as many as the system
+ * gives: one that cannot be had, or grown to a megabyte, ends the count.
+ */
+static void
+ring_pipes(struct relay_ring *g, size_t want, size_t most)
+{
+	struct slot *s;
+	size_t room;
+
+	for (g->npipes = 0; want > 0 && g->npipes < most; g->npipes++) {
+		s = &g->slots[g->npipes];
+		if (pipe(s->pipe) == -1)
+			break;
+		room = compat_grow_pipe(s->pipe[1], want < PIPE_ASKED ?
+		    want : PIPE_ASKED);
+		if ((room < FILL_MAX && room < want) ||
+		    fcntl(s->pipe[0], F_SETFD, FD_CLOEXEC) == -1 ||
+		    fcntl(s->pipe[1], F_SETFD, FD_CLOEXEC) == -1) {
+			close(s->pipe[0]);
+			close(s->pipe[1]);
+			break;
+		}
+		s->room = room;
+		want -= room < want ? room : want;
+	}
+}
+
 struct relay_ring *
-ring_new(size_t size, int write_at, int read_at)
+ring_new(size_t size, int write_at, int read_at, bool splice)
 {
 	struct relay_ring *g;
 	long page = sysconf(_SC_PAGESIZE);
+	size_t chunks = (size + FILL_MAX - 1) / FILL_MAX, budget, most = 0;
 	void *buf;
 	int error;
 
 	if ((g = calloc(1, sizeof(*g))) == NULL)
 		return NULL;
-	if ((error = posix_memalign(&buf, (size_t)page, size)) != 0) {
+	if ((error = pthread_mutex_init(&g->lock, NULL)) != 0) {
 		free(g);
 		errno = error;
 		return NULL;
 	}
-	g->buf = buf;
+	if ((error = pthread_cond_init(&g->room, NULL)) != 0) {
+		pthread_mutex_destroy(&g->lock);
+		free(g);
+		errno = error;
+		return NULL;
+	}
+	budget = splice ? compat_pipe_budget() : 0;
+	if (budget > size)
+		budget = size;
+	if (budget > 0)
+		most = pipes_most(budget);
+	if ((error = posix_memalign(&buf, (size_t)page, size)) != 0 ||
+	    (g->buf = buf, g->slots = calloc(chunks + most,
+	    sizeof(*g->slots))) == NULL ||
+	    (g->queue = calloc(chunks + most, sizeof(size_t))) == NULL ||
+	    (g->pipes.top = calloc(chunks + most, sizeof(size_t))) == NULL ||
+	    (g->chunks.top = calloc(chunks + most, sizeof(size_t))) == NULL) {
+		error = error != 0 ? error : errno;
+		ring_free(g);
+		errno = error;
+		return NULL;
+	}
 	g->size = size;
+	ring_pipes(g, budget, most);
+	g->nslots = g->npipes + chunks;
+	for (size_t i = 0; i < chunks; i++) {
+		g->slots[g->npipes + i].mem = g->buf + i * FILL_MAX;
+		g->slots[g->npipes + i].room = i + 1 < chunks ? FILL_MAX :
+		    size - i * FILL_MAX;
+		g->slots[g->npipes + i].pipe[0] = -1;
+		g->slots[g->npipes + i].pipe[1] = -1;
+	}
+	ring_empty(g);
 	/* a byte at least to start writing; reading again at once: size - 1 */
 	g->write_at = (size_t)((double)size * write_at / 100);
 	if (g->write_at == 0)
@@ -80,13 +209,6 @@ ring_new(size_t size, int write_at, int read_at)
 	g->read_at = read_at < 100 ? (size_t)((double)size * read_at / 100) :
 	    size - 1;
 	g->more[0] = g->more[1] = g->stop[0] = g->stop[1] = -1;
-	if ((error = pthread_mutex_init(&g->lock, NULL)) != 0 ||
-	    (error = pthread_cond_init(&g->room, NULL)) != 0) {
-		free(buf);
-		free(g);
-		errno = error;
-		return NULL;
-	}
 	return g;
 }
 
@@ -97,6 +219,14 @@ ring_free(struct relay_ring *g)
 		return;
 	pthread_cond_destroy(&g->room);
 	pthread_mutex_destroy(&g->lock);
+	for (size_t i = 0; i < g->npipes; i++) {
+		close(g->slots[i].pipe[0]);
+		close(g->slots[i].pipe[1]);
+	}
+	free(g->chunks.top);
+	free(g->pipes.top);
+	free(g->queue);
+	free(g->slots);
 	free(g->buf);
 	free(g);
 }
@@ -187,30 +317,142 @@ nudge(struct relay_ring *g)
 	}
 }
 
-/* How much the reader may read now, waiting for room; 0 to stop. */
-static size_t
-room_for(struct relay *r, struct relay_ring *g)
+/* Back among the spares, empty. */
+static void
+spare(struct relay_ring *g, struct slot *s)
 {
+	struct spares *to = s->mem == NULL ? &g->pipes : &g->chunks;
+
+	s->off = s->len = 0;
+	s->sealed = false;
+	to->top[to->count++] = (size_t)(s - g->slots);
+}
+
+/*
+ * The reader's slot, the queue's last, if it is open and has room; else
+ * NULL, and it is sealed.  Locked.
+ */
+static struct slot *
+current(struct relay_ring *g)
+{
+	struct slot *s;
+
+	if (g->used == 0)
+		return NULL;
+	s = &g->slots[g->queue[(g->first + g->used - 1) % g->nslots]];
+	if (s->sealed)
+		return NULL;
+	/* drained: from its start again, where the pages are warm */
+	if (s->len == 0)
+		s->off = 0;
+	if (s->off + s->len < s->room)
+		return s;
+	s->sealed = true;
+	return NULL;
+}
+
+/*
+ * The reader is done with its slot: the writer moves on from it once
+ * empty; one it put nothing in goes back at once.  Locked.
+ */
+static void
+seal(struct relay_ring *g, struct slot *s)
+{
+	if (s->len > 0) {
+		s->sealed = true;
+		return;
+	}
+	g->used--;
+	spare(g, s);
+}
+
+/*
+ * The slot the reader fills: its own while it has room, else a spare
+ * one, a pipe if there is one it may use; NULL when the buffer can take
+ * nothing now.  Locked.
+ */
+static struct slot *
+reader_slot(const struct relay *r, struct relay_ring *g)
+{
+	struct spares *from;
+	struct slot *s;
+
+	if (g->filled >= g->size)
+		return NULL;
+	if ((s = current(g)) != NULL)
+		return s;
+	from = g->pipes.count > 0 && !g->no_splice && r->separator == -1 ?
+	    &g->pipes : &g->chunks;
+	if (from->count == 0)
+		return NULL;
+	s = &g->slots[from->top[--from->count]];
+	g->queue[(g->first + g->used++) % g->nslots] = s - g->slots;
+	return s;
+}
+
+/*
+ * The slot the reader reads into now, in *len how much and in *at where
+ * (a memory slot's), waiting for room; NULL to stop.
+ */
+static struct slot *
+room_for(struct relay *r, struct relay_ring *g, size_t *len,
+    unsigned char **at)
+{
+	struct slot *s;
 	double since;
-	size_t n;
+	size_t n = 0;
 
 	pthread_mutex_lock(&g->lock);
 	/* once full, it waits until the writer has taken it down to read_at */
-	if (g->filled == g->size && !g->quit) {
+	if ((s = reader_slot(r, g)) == NULL && !g->quit) {
 		since = clock_now();
-		while (g->filled > g->read_at && !g->quit)
+		while (!g->quit && (g->filled > g->read_at ||
+		    (s = reader_slot(r, g)) == NULL))
 			pthread_cond_wait(&g->room, &g->lock);
 		g->full += clock_now() - since;
 	}
-	/* up to the tail, or to the ring's end when it wraps before */
-	n = g->quit ? 0 : g->head < g->tail ? g->tail - g->head :
-	    g->size - g->head;
-	/* -S in bytes: not a byte past the size is taken from the input */
-	if (r->stop_at > 0 && r->separator == -1 &&
-	    n > r->stop_at - g->taken)
-		n = (size_t)(r->stop_at - g->taken);
+	if (s != NULL && !g->quit) {
+		n = s->room - s->off - s->len;
+		/* off and len change together under the lock, as it drains */
+		*at = s->mem != NULL ? s->mem + s->off + s->len : NULL;
+		if (n > g->size - g->filled)
+			n = g->size - g->filled;
+		/* -S in bytes: not a byte past the size is taken from the input */
+		if (r->stop_at > 0 && r->separator == -1 &&
+		    n > r->stop_at - g->taken)
+			n = (size_t)(r->stop_at - g->taken);
+	}
 	pthread_mutex_unlock(&g->lock);
-	return n > FILL_MAX ? FILL_MAX : n;
+	*len = n > FILL_MAX ? FILL_MAX : n;
+	return n > 0 ? s : NULL;
+}
+
+/*
+ * Into a pipe slot: the input's pages, not copied.  EAGAIN from a pipe
+ * that is full seals it; any error but EAGAIN and EINTR means the input
+ * cannot be spliced, and read(2) meets it again.  Returns what splice
+ * does, 0 at the input's end; -1 with errno 0 to try again.
+ */
+static ssize_t
+splice_in(struct relay *r, struct relay_ring *g, struct slot *s, size_t len)
+{
+	struct pollfd pfd = { .fd = s->pipe[1], .events = POLLOUT };
+	ssize_t n = compat_splice(r->in, s->pipe[1], len, true);
+
+	if (n >= 0)
+		return n;
+	pthread_mutex_lock(&g->lock);
+	if (errno == EAGAIN) {
+		/* the input had nothing after all, or the pipe is full */
+		if (poll(&pfd, 1, 0) == 0)
+			seal(g, s);
+	} else if (errno != EINTR) {
+		g->no_splice = true;
+		seal(g, s);
+	}
+	pthread_mutex_unlock(&g->lock);
+	errno = 0;
+	return -1;
 }
 
 static void *
@@ -222,12 +464,15 @@ fill(void *arg)
 		{ .fd = r->in, .events = POLLIN },
 		{ .fd = g->stop[0], .events = POLLIN },
 	};
+	struct slot *s;
+	unsigned char *at;
 	size_t len;
 	ssize_t n = 0;
 	int error = 0;
 
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
-	while ((len = room_for(r, g)) > 0 && (len = paced(g, len)) > 0) {
+	while ((s = room_for(r, g, &len, &at)) != NULL &&
+	    (len = paced(g, len)) > 0) {
 		/* the input, or the writer's word to stop, whichever first */
 		if (poll(pfd, 2, -1) == -1) {
 			if (errno == EINTR)
@@ -237,16 +482,21 @@ fill(void *arg)
 		}
 		if (pfd[1].revents != 0)
 			break;
-		/*
-		 * The one place the writer may cancel it: a second reader of
-		 * the input can take what poll saw, and this read then waits
-		 * for more, which may never come.  No lock is held here.
-		 */
-		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
-		n = read(r->in, g->buf + g->head, len);
-		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+		if (at == NULL) {
+			n = splice_in(r, g, s, len);
+		} else {
+			/*
+			 * The one place the writer may cancel it: a second
+			 * reader of the input can take what poll saw, and this
+			 * read then waits for more, which may never come.  No
+			 * lock is held here.
+			 */
+			pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
+			n = read(r->in, at, len);
+			pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+		}
 		if (n == -1) {
-			if (errno == EINTR || errno == EAGAIN)
+			if (errno == 0 || errno == EINTR || errno == EAGAIN)
 				continue;
 			error = errno;
 			break;
@@ -254,7 +504,7 @@ fill(void *arg)
 		if (n == 0)
 			break;
 		pthread_mutex_lock(&g->lock);
-		g->head = (g->head + (size_t)n) % g->size;
+		s->len += (size_t)n;
 		g->filled += (size_t)n;
 		g->taken += (uint64_t)n;
 		if (g->filled > g->most)
@@ -349,11 +599,73 @@ start_reader(struct relay *r, pthread_t *reader)
 	return error;
 }
 
+/*
+ * Out of a pipe slot: n bytes read back and written, where the output
+ * takes no splice.  False, with *end set, when the run must end.
+ */
+static bool
+copy_out(struct relay *r, int fd, size_t n, enum relay_end *end)
+{
+	ssize_t m;
+
+	while (n > 0) {
+		/* a pipe of tach's own that holds n: it never waits */
+		m = read(fd, r->buf, n < r->bufsize ? n : r->bufsize);
+		if (m == -1 && errno == EINTR)
+			continue;
+		if (m <= 0) {
+			r->error = m == 0 ? EIO : errno;
+			*end = RELAY_WRITE_ERROR;
+			return false;
+		}
+		if (!tier_write(r, r->buf, (size_t)m, end))
+			return false;
+		n -= (size_t)m;
+	}
+	return true;
+}
+
+/*
+ * Out of a pipe slot: n bytes passed on to the output, not copied, or
+ * copied where it takes no splice (a terminal, a file opened to append).
+ * False, with *end set, when the run must end.
+ */
+static bool
+splice_out(struct relay *r, struct relay_ring *g, struct slot *s, size_t n,
+    enum relay_end *end)
+{
+	ssize_t m;
+
+	while (n > 0) {
+		/* with --stats, EAGAIN tells a wait for the output */
+		m = compat_splice(s->pipe[0], r->out, n, r->timed);
+		if (m > 0) {
+			if (!tier_count(r, NULL, (size_t)m, end))
+				return false;
+			n -= (size_t)m;
+			continue;
+		}
+		if (m == 0)
+			errno = EIO;	/* a pipe that holds n and is empty */
+		if (tier_unsupported(errno)) {
+			pthread_mutex_lock(&g->lock);
+			g->no_splice = true;
+			pthread_mutex_unlock(&g->lock);
+			return copy_out(r, s->pipe[0], n, end);
+		}
+		if (!tier_write_again(r, errno, end))
+			return false;
+	}
+	return true;
+}
+
 /* Writes the ring out until the reader ends and the ring is empty. */
 static enum relay_end
 drain(struct relay *r, struct relay_ring *g)
 {
 	enum relay_end end;
+	struct slot *s;
+	unsigned char *p;
 	size_t len, n;
 
 	for (;;) {
@@ -368,17 +680,26 @@ drain(struct relay *r, struct relay_ring *g)
 			pthread_mutex_unlock(&g->lock);
 			return end;
 		}
-		n = g->filled < g->size - g->tail ? g->filled :
-		    g->size - g->tail;
+		/* the oldest slot: it holds bytes, as the reader seals none empty */
+		s = &g->slots[g->queue[g->first]];
+		n = s->len < len ? s->len : len;
+		p = s->mem != NULL ? s->mem + s->off : NULL;
 		pthread_mutex_unlock(&g->lock);
-		if (n > len)
-			n = len;
-		n = tier_records_allowed(r, g->buf + g->tail, n, true);
-		if (!tier_write(r, g->buf + g->tail, n, &end))
+		if (p != NULL) {
+			n = tier_records_allowed(r, p, n, true);
+			if (!tier_write(r, p, n, &end))
+				return end;
+		} else if (!splice_out(r, g, s, n, &end))
 			return end;
 		pthread_mutex_lock(&g->lock);
-		g->tail = (g->tail + n) % g->size;
+		s->off += p != NULL ? n : 0;
+		s->len -= n;
 		g->filled -= n;
+		if (s->sealed && s->len == 0) {
+			g->first = (g->first + 1) % g->nslots;
+			g->used--;
+			spare(g, s);
+		}
 		pthread_cond_signal(&g->room);
 		pthread_mutex_unlock(&g->lock);
 	}
@@ -393,8 +714,9 @@ buffer_run(struct relay *r, enum relay_end *end)
 
 	if (g == NULL)
 		return false;
-	g->head = g->tail = g->filled = 0;
-	g->ended = g->quit = g->waiting = false;
+	ring_empty(g);
+	g->filled = 0;
+	g->ended = g->quit = g->waiting = g->no_splice = false;
 	g->error = 0;
 	/* reads and writes of a megabyte, not of a small pipe's 64 KiB */
 	compat_grow_pipe(r->in, FILL_MAX);

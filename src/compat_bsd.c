@@ -34,13 +34,6 @@ compat_title(const char *fmt, ...)
 }
 
 void
-compat_grow_pipe(int fd, size_t want)
-{
-	(void)fd;	/* a pipe has the size the system gives it */
-	(void)want;
-}
-
-void
 compat_closefrom(int lowfd)
 {
 	closefrom(lowfd);

@@ -4,13 +4,15 @@
  *
  * The compat layer on Linux (compat.h): libbsd's setproctitle and
  * closefrom, pidfd_open(2), abstract socket names, pipes grown with
- * F_SETPIPE_SZ.
+ * F_SETPIPE_SZ, splice(2).
  */
-#define _GNU_SOURCE		/* F_SETPIPE_SZ */
+#define _GNU_SOURCE		/* F_SETPIPE_SZ, splice */
 #include <sys/syscall.h>
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -57,17 +59,49 @@ pipe_max_size(void)
 	return max;
 }
 
-void
+size_t
 compat_grow_pipe(int fd, size_t want)
 {
 	long max = pipe_max_size();
-	int have = fcntl(fd, F_GETPIPE_SZ);
+	int have = fcntl(fd, F_GETPIPE_SZ), grown = -1;
 
-	if (max > 0 && (long)want > max)
-		want = (size_t)max;
-	if (have == -1 || (size_t)have >= want)
-		return;
-	(void)fcntl(fd, F_SETPIPE_SZ, (int)want);	/* EPERM, EBUSY: keep */
+	if (have == -1)
+		return 0;
+	if ((size_t)have >= want)
+		return (size_t)have;
+	/* past fs/pipe-max-size only with CAP_SYS_RESOURCE; else up to it */
+	if (want <= INT_MAX)
+		grown = fcntl(fd, F_SETPIPE_SZ, (int)want);
+	if (grown == -1 && max > have && (long)want > max)
+		grown = fcntl(fd, F_SETPIPE_SZ, (int)max);
+	/* EPERM (the user's pipe allowance), EBUSY: it keeps its size */
+	return (size_t)(grown > 0 ? grown : have);
+}
+
+size_t
+compat_pipe_budget(void)
+{
+	FILE *f;
+	long pages = 0;
+
+	/* the allowance binds only those without CAP_SYS_RESOURCE */
+	if (geteuid() == 0)
+		return SIZE_MAX;
+	if ((f = fopen("/proc/sys/fs/pipe-user-pages-soft", "re")) != NULL) {
+		if (fscanf(f, "%ld", &pages) != 1)
+			pages = 0;
+		fclose(f);
+	}
+	if (pages <= 0)
+		return SIZE_MAX;
+	return (size_t)pages / 4 * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+ssize_t
+compat_splice(int from, int to, size_t len, bool nonblock)
+{
+	return splice(from, NULL, to, NULL, len,
+	    SPLICE_F_MOVE | (nonblock ? SPLICE_F_NONBLOCK : 0));
 }
 
 void

@@ -76,7 +76,8 @@ relay_init(struct relay *r, int in, int out, const struct relay_config *c)
 	if (c->limit > 0)
 		relay_set_limit(r, c->limit, c->limit_in_bytes);
 	if (c->buffer > 0 && (r->ring = ring_new(c->buffer, c->write_at,
-	    c->read_at)) == NULL)
+	    c->read_at, c->zerocopy && TACH_USE_ZEROCOPY && !c->lines)) ==
+	    NULL)
 		report_err(1, "-b: a buffer of %zu bytes", c->buffer);
 	if (c->read_limit > 0)
 		relay_set_read_limit(r, c->read_limit);

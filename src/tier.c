@@ -44,6 +44,13 @@ stalled(struct relay *r)
 }
 
 bool
+tier_unsupported(int error)
+{
+	return error == EINVAL || error == ENOSYS || error == EXDEV ||
+	    error == EOPNOTSUPP || error == ENOTSUP;
+}
+
+bool
 tier_serviced(struct relay *r)
 {
 	if (!signal_pending || r->service == NULL)
@@ -262,19 +269,26 @@ tier_write(struct relay *r, const void *data, size_t len,
 		}
 		if (n == 0)
 			errno = ENOSPC;		/* as gnulib's full_write */
-		switch (tier_retry(r, errno, false, end)) {
-		case 1:
-			continue;
-		case -1:
+		if (!tier_write_again(r, errno, end))
 			return false;
-		}
-		if (errno == EPIPE) {
-			*end = RELAY_BROKEN_PIPE;
-			return false;
-		}
-		r->error = errno;
-		*end = RELAY_WRITE_ERROR;
-		return false;
 	}
 	return true;
+}
+
+bool
+tier_write_again(struct relay *r, int error, enum relay_end *end)
+{
+	switch (tier_retry(r, error, false, end)) {
+	case 1:
+		return true;
+	case -1:
+		return false;
+	}
+	if (error == EPIPE)
+		*end = RELAY_BROKEN_PIPE;
+	else {
+		r->error = error;
+		*end = RELAY_WRITE_ERROR;
+	}
+	return false;
 }

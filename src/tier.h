@@ -34,8 +34,12 @@ extern const struct tier zerocopy_tier;
 #endif
 extern const struct tier copy_tier;
 
-/* -b as a buffer: the ring of size bytes (NULL, errno set), and its end. */
-struct relay_ring	*ring_new(size_t size, int write_at, int read_at);
+/*
+ * -b as a buffer: the ring of size bytes (NULL, errno set), in pipes too
+ * where splice is true and the system can, and its end.
+ */
+struct relay_ring	*ring_new(size_t size, int write_at, int read_at,
+			    bool splice);
 void			 ring_free(struct relay_ring *g);
 
 /*
@@ -48,6 +52,8 @@ size_t		tier_chunk(struct relay *r, enum relay_end *end);
 bool		tier_reached(const struct relay *r);
 /* What -L counts: records in line mode (unless asked in bytes), else bytes. */
 uint64_t	tier_limit_count(const struct relay *r);
+/* A zero-copy call the system or these descriptors cannot make: copy. */
+bool		tier_unsupported(int error);
 /* Lets the main loop act on signals; false means stop. */
 bool		tier_serviced(struct relay *r);
 /*
@@ -81,6 +87,12 @@ int		tier_retry(struct relay *r, int error, bool input,
 /* read(2) from r->in or write(2) to r->out, its wait timed for --stats. */
 ssize_t		tier_transfer(struct relay *r, bool input, void *buf,
 		    size_t len);
+/*
+ * A write to r->out failed with error: true to try again (EINTR, or
+ * EAGAIN once it is ready), else false with *end set (EPIPE a broken
+ * pipe, the rest a write error).
+ */
+bool		tier_write_again(struct relay *r, int error, enum relay_end *end);
 /* Writes all of data, counting it: true, or false with *end set. */
 bool		tier_write(struct relay *r, const void *data, size_t len,
 		    enum relay_end *end);

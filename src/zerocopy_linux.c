@@ -32,13 +32,6 @@
 #include "tach/pace.h"
 #include "tier.h"
 
-static bool
-unsupported(int error)
-{
-	return error == EINVAL || error == ENOSYS || error == EXDEV ||
-	    error == EOPNOTSUPP || error == ENOTSUP;
-}
-
 /* Errors that can only come from the writing side. */
 static bool
 write_side(int error)
@@ -136,7 +129,7 @@ moved(struct relay *r, ssize_t n, const unsigned char *data, enum side side,
 	}
 	if (n == 0)
 		return 0;	/* read/write confirms the end of input */
-	if (unsupported(errno))
+	if (tier_unsupported(errno))
 		return 0;
 	if (errno == EAGAIN)
 		return wait_for_side(r, end) ? 1 : -1;
@@ -262,7 +255,7 @@ look(struct relay *r, struct hold *h, size_t len, enum relay_end *end)
 		    SPLICE_F_MOVE | (r->timed ? SPLICE_F_NONBLOCK : 0));
 		if (n > 0)
 			break;
-		if (n == 0 || unsupported(errno) ||
+		if (n == 0 || tier_unsupported(errno) ||
 		    (r->skip_errors && errno != EINTR && errno != EAGAIN))
 			return 0;	/* read/write meets it again */
 		if ((go = tier_retry(r, errno, true, end)) == -1)

@@ -29,10 +29,24 @@ void	compat_title(const char *fmt, ...)
 	    __attribute__((format(printf, 1, 2)));
 /*
  * Grows the pipe fd toward want bytes, within the system's limit (Linux:
- * F_SETPIPE_SZ and fs/pipe-max-size); a refusal, or a system where pipes
- * have one size, keeps the size it has.
+ * F_SETPIPE_SZ, up to fs/pipe-max-size unless privileged); a refusal, or
+ * a system where pipes have one size, keeps the size it has.  Returns the
+ * size it has, or 0 where the system does not say.
  */
-void	compat_grow_pipe(int fd, size_t want);
+size_t	compat_grow_pipe(int fd, size_t want);
+/*
+ * How many bytes -b's buffer may hold in pipes of its own and leave the
+ * user's other pipes their size (Linux: a quarter of the user's allowance,
+ * fs/pipe-user-pages-soft, which binds only the unprivileged); 0 where
+ * compat_splice cannot move bytes.
+ */
+size_t	compat_pipe_budget(void);
+/*
+ * Moves up to len bytes from from to to, one of them a pipe, without
+ * copying them through tach (Linux: splice(2)); nonblock makes neither
+ * side wait.  Returns as splice does; elsewhere -1 with ENOSYS.
+ */
+ssize_t	compat_splice(int from, int to, size_t len, bool nonblock);
 /* Closes every descriptor from lowfd up: closefrom(2), or a loop. */
 void	compat_closefrom(int lowfd);
 /*

@@ -142,6 +142,55 @@ wait $copy
 check "SIGTERM with bytes held: dies of it ($?)" [ $? -eq 143 ]
 exec 6<&-
 
+# The buffer is in pipes where splice works (Linux), as many as the
+# user's pipe allowance and an eighth of the descriptors allow; the rest
+# in memory.  With 64 descriptors, 4 pipes (of 1 MiB, or 8 as root): 40
+# MiB of 50 MB held in both at once, while the reader waits for a tick
+# that shows them, then delivered in order.
+random "$WORK/big" 50000000
+held_then_read() {
+	wait_until 60 grep -q '"buffered":41943040,' "$WORK/json"
+	cat >"$out"
+}
+(ulimit -n 64; exec "$TACH" -b 40M --format json -i 0.05) \
+    <"$WORK/big" 2>"$WORK/json" | held_then_read
+check "pipes and memory: all 40 MiB held at once" \
+    grep -q '"buffered":41943040,' "$WORK/json"
+check "…and every byte delivered in order" cmp -s "$WORK/big" "$out"
+# pipes that hold part pages (the producer splices 1000-byte pieces of a
+# file): each fills before its size, and the next is taken
+"$TACH" -q -b 1000 -f "$WORK/big" |
+    (ulimit -n 64; exec "$TACH" -b 40M --format json -i 0.05) \
+    2>"$WORK/json" | held_then_read
+check "part pages: all 40 MiB held at once" \
+    grep -q '"buffered":41943040,' "$WORK/json"
+check "…and every byte delivered in order" cmp -s "$WORK/big" "$out"
+# a socket for input, a file opened to append (which takes no splice) for
+# output: the pipes' bytes are copied out, and then memory is used
+"$HELPER" socket-in "$WORK/big" "$TACH" -q -b 24M >"$out"
+check "socket in: exact" cmp -s "$WORK/big" "$out"
+: >"$out"
+"$TACH" -q -b 24M <"$WORK/big" >>"$out"
+check "output that takes no splice (O_APPEND): exact" cmp -s "$WORK/big" "$out"
+if [ "$TACH_ZEROCOPY" = 1 ] && command -v strace >/dev/null; then
+	# (a producer slower than the consumer: the fill stays in the pipes)
+	"$TACH" -q -L 20m <"$WORK/data" | strace -f -qq -o "$WORK/trace" \
+	    -e trace=splice,read,write "$TACH" -q -b 24M | cat >"$out"
+	check "pipe to pipe through the buffer: exact" cmp -s "$WORK/data" "$out"
+	check "…spliced in" grep -Eq "splice\\(0, NULL, [0-9]+, NULL" "$WORK/trace"
+	check "…and out" grep -Eq "splice\\([0-9]+, NULL, 1, NULL" "$WORK/trace"
+	reads=$(grep -Eac "read\\(0, .* = [1-9]" "$WORK/trace")
+	check "…with no copy through a read of stdin ($reads)" [ "$reads" -eq 0 ]
+	lacks "…nor a write to stdout" "$WORK/trace" 'write\(1, '
+	# an input that refuses splice: read(2) from then on, nothing lost
+	cat "$WORK/big" | strace -f -qq -o "$WORK/trace" -e trace=splice,read \
+	    -e inject=splice:error=EINVAL:when=1 "$TACH" -q -b 24M >"$out"
+	check "input refuses splice: exact" cmp -s "$WORK/big" "$out"
+	check "…read instead" grep -Eaq "read\\(0, .* = [1-9]" "$WORK/trace"
+	check "…and splice not tried again" \
+	    [ "$(grep -c 'splice(0, ' "$WORK/trace")" -eq 1 ]
+fi
+
 # Refused before a byte moves: what reads ahead cannot go with a buffer,
 # and a size that cannot be had
 "$TACH" -b 8M -E <"$WORK/data" >"$out" 2>"$WORK/err"

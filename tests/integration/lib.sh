@@ -32,8 +32,8 @@ check() {
 lacks() {
 	if [ ! -e "$2" ]; then
 		fail "$1 ($2 was never written)"
-	elif grep -Eq -- "$3" "$2"; then
-		fail "$1 ($(grep -Em 1 -- "$3" "$2"))"
+	elif grep -Eaq -- "$3" "$2"; then
+		fail "$1 ($(grep -Eam 1 -- "$3" "$2"))"
 	else
 		pass
 	fi

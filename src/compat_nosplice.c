@@ -1,0 +1,36 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * The compat layer's pipes where a pipe has the size the system gives it
+ * and nothing moves bytes without copying them (the BSDs, macOS): -b's
+ * buffer is memory only there.
+ */
+#include <errno.h>
+
+#include "tach/compat.h"
+
+size_t
+compat_grow_pipe(int fd, size_t want)
+{
+	(void)fd;
+	(void)want;
+	return 0;
+}
+
+size_t
+compat_pipe_budget(void)
+{
+	return 0;
+}
+
+ssize_t
+compat_splice(int from, int to, size_t len, bool nonblock)
+{
+	(void)from;
+	(void)to;
+	(void)len;
+	(void)nonblock;
+	errno = ENOSYS;
+	return -1;
+}
