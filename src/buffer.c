@@ -20,7 +20,9 @@
  * and takes memory only.
  */
 #include <sys/types.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +37,7 @@
 #include "tach/clock.h"
 #include "tach/compat.h"
 #include "tach/message.h"
+#include "tach/text.h"
 #include "tier.h"
 
 /* A memory slot's size and the reader's largest read. */
@@ -63,6 +66,7 @@ struct spares {
 struct relay_ring {
 	unsigned char	*buf;
 	size_t		 size;
+	bool		 mapped;	/* buf is --buffer-file's mapping */
 	struct slot	*slots;		/* the pipes first, then buf's */
 	size_t		 nslots;
 	size_t		 npipes;
@@ -153,13 +157,62 @@ ring_pipes(struct relay_ring *g, size_t want, size_t most)
 	}
 }
 
+int
+ring_file(const char *path, size_t size)
+{
+	static const char temp[] = "/tach-buffer.XXXXXX";
+	const char *made = path;
+	struct stat sb;
+	char *name = NULL;
+	int fd, error;
+
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		if ((name = malloc(strlen(path) + sizeof(temp))) == NULL)
+			report_err(1, "--buffer-file %s", text_safe(path));
+		strcpy(name, path);
+		strcat(name, temp);
+		if ((fd = mkstemp(name)) != -1)
+			(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+		made = name;
+	} else
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+		    O_CLOEXEC, 0600);
+	if (fd == -1)
+		report_err(1, "--buffer-file %s", text_safe(path));
+	/* made here, so removed here: its space goes when the descriptor does */
+	(void)unlink(made);
+	free(name);
+	if ((error = compat_reserve(fd, size)) != 0)
+		report_errc(1, error, "--buffer-file %s: %zu bytes",
+		    text_safe(path), size);
+	return fd;
+}
+
+/* The ring's bytes: fd's mapping (--buffer-file), or memory; NULL, errno. */
+static void *
+ring_memory(size_t size, int fd)
+{
+	void *buf;
+	int error;
+
+	if (fd != -1) {
+		buf = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		    0);
+		return buf == MAP_FAILED ? NULL : buf;
+	}
+	if ((error = posix_memalign(&buf, (size_t)sysconf(_SC_PAGESIZE),
+	    size)) != 0) {
+		errno = error;
+		return NULL;
+	}
+	return buf;
+}
+
 struct relay_ring *
-ring_new(size_t size, int write_at, int read_at, bool splice)
+ring_new(size_t size, int write_at, int read_at, bool splice, int fd)
 {
 	struct relay_ring *g;
-	long page = sysconf(_SC_PAGESIZE);
 	size_t chunks = (size + FILL_MAX - 1) / FILL_MAX, budget, most = 0;
-	void *buf;
 	int error;
 
 	if ((g = calloc(1, sizeof(*g))) == NULL)
@@ -180,18 +233,18 @@ ring_new(size_t size, int write_at, int read_at, bool splice)
 		budget = size;
 	if (budget > 0)
 		most = pipes_most(budget);
-	if ((error = posix_memalign(&buf, (size_t)page, size)) != 0 ||
-	    (g->buf = buf, g->slots = calloc(chunks + most,
-	    sizeof(*g->slots))) == NULL ||
+	g->size = size;
+	g->mapped = fd != -1;
+	if ((g->buf = ring_memory(size, fd)) == NULL ||
+	    (g->slots = calloc(chunks + most, sizeof(*g->slots))) == NULL ||
 	    (g->queue = calloc(chunks + most, sizeof(size_t))) == NULL ||
 	    (g->pipes.top = calloc(chunks + most, sizeof(size_t))) == NULL ||
 	    (g->chunks.top = calloc(chunks + most, sizeof(size_t))) == NULL) {
-		error = error != 0 ? error : errno;
+		error = errno;
 		ring_free(g);
 		errno = error;
 		return NULL;
 	}
-	g->size = size;
 	ring_pipes(g, budget, most);
 	g->nslots = g->npipes + chunks;
 	for (size_t i = 0; i < chunks; i++) {
@@ -227,7 +280,10 @@ ring_free(struct relay_ring *g)
 	free(g->pipes.top);
 	free(g->queue);
 	free(g->slots);
-	free(g->buf);
+	if (g->mapped && g->buf != NULL)
+		(void)munmap(g->buf, g->size);
+	else
+		free(g->buf);
 	free(g);
 }
 

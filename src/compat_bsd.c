@@ -5,6 +5,7 @@
  * The compat layer on FreeBSD, NetBSD and the other systems with the
  * BSDs' own setproctitle(3) and closefrom(2) (compat.h).
  */
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,12 @@ compat_title(const char *fmt, ...)
 	vsnprintf(title, sizeof(title), fmt, ap);
 	va_end(ap);
 	setproctitle("%s", title);
+}
+
+int
+compat_reserve(int fd, size_t size)
+{
+	return posix_fallocate(fd, 0, (off_t)size);
 }
 
 void

@@ -104,6 +104,12 @@ compat_splice(int from, int to, size_t len, bool nonblock)
 	    SPLICE_F_MOVE | (nonblock ? SPLICE_F_NONBLOCK : 0));
 }
 
+int
+compat_reserve(int fd, size_t size)
+{
+	return posix_fallocate(fd, 0, (off_t)size);
+}
+
 void
 compat_closefrom(int lowfd)
 {

@@ -243,6 +243,7 @@ relay_setup(struct relay *r, const struct options *opts, int in, int out,
 	relay_init(r, in, out, &(struct relay_config){
 	    .bufsize = buffer_size(opts, in, out),
 	    .buffer = ring_size(opts),
+	    .buffer_file = opts->buffer_file,
 	    .write_at = opts->write_at,
 	    .read_at = opts->read_at,
 	    .read_limit = (double)opts->read_limit,

@@ -41,7 +41,8 @@ enum {
 	OPT_STALL_TIMEOUT,
 	OPT_WRITE_AT,
 	OPT_READ_AT,
-	OPT_READ_LIMIT
+	OPT_READ_LIMIT,
+	OPT_BUFFER_FILE
 };
 
 static const struct option long_options[] = {
@@ -68,6 +69,7 @@ static const struct option long_options[] = {
 	{ "write-at",		required_argument, NULL, OPT_WRITE_AT },
 	{ "read-at",		required_argument, NULL, OPT_READ_AT },
 	{ "read-limit",		required_argument, NULL, OPT_READ_LIMIT },
+	{ "buffer-file",	required_argument, NULL, OPT_BUFFER_FILE },
 	{ "skip-errors",	no_argument,	   NULL, 'E' },
 	{ "stop-at-size",	no_argument,	   NULL, 'S' },
 	{ "wait",		no_argument,	   NULL, 'W' },
@@ -266,6 +268,10 @@ help(void)
 	    "      --read-limit RATE   with a buffer: read at most RATE bytes "
 	    "a second\n"
 	    "                          (-L limits its output)\n"
+	    "      --buffer-file PATH  with a buffer: keep it in a new file "
+	    "PATH, or in\n"
+	    "                          directory PATH, not in memory; removed "
+	    "at once\n"
 	    "      --stall-timeout SEC fail when nothing has moved for SEC "
 	    "seconds,\n"
 	    "                          naming the side that stalled\n"
@@ -513,6 +519,7 @@ not_taken(const struct options *opts, bool remote)
 		{ opts->write_at != 0, "--write-at", false, false },
 		{ opts->read_at != 100, "--read-at", false, false },
 		{ opts->read_limit != 0, "--read-limit", false, true },
+		{ opts->buffer_file != NULL, "--buffer-file", false, false },
 	};
 
 	for (size_t i = 0; i < sizeof(opt) / sizeof(opt[0]); i++)
@@ -708,6 +715,13 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 	case OPT_READ_AT:
 		return percent_arg("--read-at", arg, &opts->read_at, msg,
 		    msglen);
+	case OPT_BUFFER_FILE:
+		if (*arg == '\0') {
+			snprintf(msg, msglen, "--buffer-file needs a path");
+			return false;
+		}
+		opts->buffer_file = arg;
+		return true;
 	case OPT_READ_LIMIT:
 		return size_arg("read limit", arg, 1, LLONG_MAX,
 		    &opts->read_limit, msg, msglen);
@@ -803,11 +817,13 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 		return OPTIONS_BAD;
 	}
 	if ((opts->write_at != 0 || opts->read_at != 100 ||
-	    opts->read_limit != 0) && opts->bufsize < RELAY_BUFFER_MIN &&
+	    opts->read_limit != 0 || opts->buffer_file != NULL) &&
+	    opts->bufsize < RELAY_BUFFER_MIN &&
 	    !opts->watching && opts->remote_pid == 0) {
 		snprintf(msg, msglen, "%s needs a buffer: -b of 4 MiB or more",
 		    opts->write_at != 0 ? "--write-at" : opts->read_at != 100 ?
-		    "--read-at" : "--read-limit");
+		    "--read-at" : opts->read_limit != 0 ? "--read-limit" :
+		    "--buffer-file");
 		return OPTIONS_BAD;
 	}
 	if (opts->numeric && opts->json) {

@@ -55,6 +55,7 @@ relay_init(struct relay *r, int in, int out, const struct relay_config *c)
 	long page = sysconf(_SC_PAGESIZE);
 	size_t alloc;
 	void *buf;
+	int fd = -1;
 
 	memset(r, 0, sizeof(*r));
 	r->in = in;
@@ -75,10 +76,15 @@ relay_init(struct relay *r, int in, int out, const struct relay_config *c)
 		writeback_init(&r->writeback, out);
 	if (c->limit > 0)
 		relay_set_limit(r, c->limit, c->limit_in_bytes);
+	if (c->buffer_file != NULL)
+		fd = ring_file(c->buffer_file, c->buffer);
 	if (c->buffer > 0 && (r->ring = ring_new(c->buffer, c->write_at,
-	    c->read_at, c->zerocopy && TACH_USE_ZEROCOPY && !c->lines)) ==
-	    NULL)
+	    c->read_at, c->zerocopy && TACH_USE_ZEROCOPY && !c->lines,
+	    fd)) == NULL)
 		report_err(1, "-b: a buffer of %zu bytes", c->buffer);
+	/* the mapping keeps the file */
+	if (fd != -1)
+		close(fd);
 	if (c->read_limit > 0)
 		relay_set_read_limit(r, c->read_limit);
 	alloc = (r->bufsize + (size_t)page - 1) / (size_t)page * (size_t)page;

@@ -36,10 +36,19 @@ extern const struct tier copy_tier;
 
 /*
  * -b as a buffer: the ring of size bytes (NULL, errno set), in pipes too
- * where splice is true and the system can, and its end.
+ * where splice is true and the system can, its memory fd's mapping unless
+ * fd is -1; and its end.
  */
 struct relay_ring	*ring_new(size_t size, int write_at, int read_at,
-			    bool splice);
+			    bool splice, int fd);
+/*
+ * --buffer-file: a file of size bytes that only tach reaches, for the
+ * ring's memory (ring_new's fd): made new at path, or nameless in path
+ * when it is a directory, its name removed at once so that nothing is
+ * left however tach ends, and its blocks taken now.  Its descriptor; if
+ * it cannot be had, tach exits saying why.
+ */
+int			 ring_file(const char *path, size_t size);
 void			 ring_free(struct relay_ring *g);
 
 /*

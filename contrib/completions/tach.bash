@@ -6,7 +6,7 @@ _tach()
 	_init_completion -s || return
 
 	case $prev in
-	-f|--file|-P|--pidfile)
+	-f|--file|-P|--pidfile|--buffer-file)
 		_filedir
 		return ;;
 	-F|--format)
@@ -23,7 +23,7 @@ _tach()
 	# after the first operand, complete the command and its arguments
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		-f|-b|-D|-d|-F|-i|-L|-l|-N|-P|-p|-R|-w|--file|--buffer-size|--delay-start|--watchfd|--interval|--rate-limit|--size|--name|--pidfile|--prefix|--remote|--width|--format|--stall-timeout|--write-at|--read-at|--read-limit)
+		-f|-b|-D|-d|-F|-i|-L|-l|-N|-P|-p|-R|-w|--file|--buffer-size|--delay-start|--watchfd|--interval|--rate-limit|--size|--name|--pidfile|--prefix|--remote|--width|--format|--stall-timeout|--write-at|--read-at|--read-limit|--buffer-file)
 			((i++)) ;;
 		-*) ;;
 		*)
@@ -39,7 +39,7 @@ _tach()
 		    --interval= --rate-limit= --size= --name= --numeric --prefix=
 		    --quiet --stop-at-size --wait --width= --decompress --force
 		    --format= --no-splice --stall-timeout= --write-at= --read-at=
-		    --read-limit=
+		    --read-limit= --buffer-file=
 		    --stats --wait-for
 		    --reading --writing
 		    --help --version' \

@@ -14,7 +14,8 @@ function __tach_command
             case -b --buffer-size -D --delay-start -d --watchfd -F --format \
                     -f --file -i --interval -L --rate-limit -l --size \
                     -N --name -P --pidfile -p --prefix -R --remote -w --width \
-                    --stall-timeout --write-at --read-at --read-limit
+                    --stall-timeout --write-at --read-at --read-limit \
+                    --buffer-file
                 set -e words[1]
             case '-*'
                 # run together, the last letter's argument is the next word
@@ -58,6 +59,7 @@ complete -c tach -n 'not __tach_command' -l no-splice -d 'plain read and write o
 complete -c tach -n 'not __tach_command' -l write-at -x -d 'with a buffer: start writing when it is this % full'
 complete -c tach -n 'not __tach_command' -l read-at -x -d 'with a buffer: once full, read again at this % full'
 complete -c tach -n 'not __tach_command' -l read-limit -x -d 'with a buffer: read at most this many bytes a second'
+complete -c tach -n 'not __tach_command' -l buffer-file -r -F -d 'with a buffer: keep it in a new file, or in a directory'
 complete -c tach -n 'not __tach_command' -l stall-timeout -x -d 'fail when nothing moves for this many seconds'
 complete -c tach -n 'not __tach_command' -l stats -d 'rate statistics and waits at the end'
 complete -c tach -n 'not __tach_command' -l wait-for -d 'with -d NAME: watch for new ones until ^C'

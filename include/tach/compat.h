@@ -47,6 +47,12 @@ size_t	compat_pipe_budget(void);
  * side wait.  Returns as splice does; elsewhere -1 with ENOSYS.
  */
 ssize_t	compat_splice(int from, int to, size_t len, bool nonblock);
+/*
+ * The blocks for a file of size bytes, taken now (posix_fallocate, or
+ * macOS's F_PREALLOCATE), so that a full disk cannot fail a write into
+ * its mapping later: 0, or an errno.
+ */
+int	compat_reserve(int fd, size_t size);
 /* Closes every descriptor from lowfd up: closefrom(2), or a loop. */
 void	compat_closefrom(int lowfd);
 /*

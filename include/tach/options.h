@@ -21,6 +21,7 @@ struct options {
 	int		  write_at;	/* -b's buffer: % full to start writing */
 	int		  read_at;	/* and % full to read again once full */
 	long long	  read_limit;	/* its input, bytes a second; 0: none */
+	const char	 *buffer_file;	/* its file, or directory; or NULL */
 	bool		  interval_given; /* -i was given */
 	long long	  rate_limit;	/* -L, per second; 0: none */
 	bool		  rate_in_bytes; /* -L in a byte unit (1MiB): bytes

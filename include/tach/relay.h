@@ -103,6 +103,7 @@ struct relay {
 struct relay_config {
 	size_t		 bufsize;	/* 0 counts as 1; at most _MAX */
 	size_t		 buffer;	/* -b as a buffer: its size, or 0 */
+	const char	*buffer_file;	/* --buffer-file: its path, or NULL */
 	int		 write_at;	/* its --write-at, % (0: at once) */
 	int		 read_at;	/* its --read-at, % (100: at once) */
 	double		 read_limit;	/* its --read-limit, or 0 */

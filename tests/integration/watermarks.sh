@@ -64,9 +64,11 @@ fills
 # quarter: the writer drains in chunks, a megabyte or less)
 check "--read-at: full" awk '$1 >= 95 { f = 1 } END { exit !f }' \
     "$WORK/fills"
+# (splicing into the buffer's pipes fills it before the first tick: the
+# first sample may be on the way down)
 check "…then down near a quarter, then full again" awk '
-    $1 >= 95 && !full { full = 1; next }
-    full && !low && $1 <= 40 { low = 1; next }
+    $1 >= 80 { high = 1 }
+    high && !low && $1 <= 40 { low = 1; next }
     low && $1 >= 95 { again = 1 }
     END { exit !again }' "$WORK/fills"
 "$TACH" -b 16M --format json -i 0.05 <"$WORK/data2" 2>"$WORK/json" |

@@ -1,0 +1,98 @@
+# --buffer-file PATH, mbuffer's -T: the buffer's memory is a file of its
+# size, mapped, so that it can hold more than memory does.  The file is
+# tach's own: made new at PATH, or nameless in directory PATH, its name
+# removed at once; anything already at PATH is refused and left as it is.
+. "$(dirname "$0")/lib.sh"
+
+random "$WORK/data" 50000000
+out=$WORK/out
+dir=$WORK/dir
+mkdir "$dir"
+mib=1048576
+
+# In a directory, the reader waiting: all 40 MiB held in a file of no name
+# (--no-splice: none of it in pipes), then delivered in order; the
+# directory never shows it.
+maps_then_read() {
+	wait_until 60 grep -q "\"buffered\":$((40 * mib))," "$WORK/json"
+	grep ' (deleted)$' /proc/"$(cat "$WORK/pid")"/maps >"$WORK/maps"
+	ls -A "$dir" >"$WORK/ls"
+	cat >"$out"
+}
+sh -c 'echo $$ >"$1"; exec "$2" -b 40M --buffer-file "$3" --no-splice \
+    --format json -i 0.05' sh "$WORK/pid" "$TACH" "$dir" <"$WORK/data" \
+    2>"$WORK/json" | maps_then_read
+check "a directory: all 40 MiB held" \
+    grep -q "\"buffered\":$((40 * mib))," "$WORK/json"
+check "…in a mapping of a removed file there" \
+    grep -q " $dir/tach-buffer\\.[A-Za-z0-9]* (deleted)\$" "$WORK/maps"
+check "…which the directory never listed" empty "$WORK/ls"
+check "…and delivered in order" cmp -s "$WORK/data" "$out"
+check "…leaving the directory empty" [ -z "$(ls -A "$dir")" ]
+
+# a new name: made, used, removed; splicing as usual for what pipes hold
+"$TACH" -q -b 24M --buffer-file "$dir/new" <"$WORK/data" >"$out"
+check "a new name: exact ($?)" cmp -s "$WORK/data" "$out"
+check "…and gone" [ ! -e "$dir/new" ] && [ ! -L "$dir/new" ]
+# the same through a pipe, with line mode (memory only, so the file)
+cat "$WORK/data" | "$TACH" --line-mode --format json -b 8M \
+    --buffer-file "$dir" 2>"$WORK/json" | cat >"$out"
+check "line mode through it: exact" cmp -s "$WORK/data" "$out"
+check "…every line counted" grep -q \
+    "\"lines\":$(wc -l <"$WORK/data"),.*\"final\":true" "$WORK/json"
+
+# Anything already there is refused before a byte moves, and untouched.
+printf keep >"$WORK/file"
+refused() {
+	what=$1
+	shift
+	"$TACH" -b 8M "$@" <"$WORK/data" >"$out" 2>"$WORK/err"
+	check "$what: refused ($?)" [ $? -eq 1 ]
+	check "…nothing written" [ ! -s "$out" ]
+}
+refused "an existing file" --buffer-file "$WORK/file"
+check "…saying why" grep -qx "tach: --buffer-file $WORK/file: File exists" \
+    "$WORK/err"
+check "…its bytes kept" [ "$(cat "$WORK/file")" = keep ]
+ln -s "$WORK/file" "$WORK/link"
+refused "a symlink to a file" --buffer-file "$WORK/link"
+check "…the file it names kept" [ "$(cat "$WORK/file")" = keep ]
+ln -s "$WORK/nowhere" "$WORK/dangling"
+refused "a dangling symlink" --buffer-file "$WORK/dangling"
+check "…nothing made where it points" [ ! -e "$WORK/nowhere" ]
+mkfifo "$WORK/fifo"
+refused "a FIFO" --buffer-file "$WORK/fifo"
+check "…still a FIFO" [ -p "$WORK/fifo" ]
+refused "a missing directory" --buffer-file "$WORK/none/file"
+check "…saying why" grep -qx \
+    "tach: --buffer-file $WORK/none/file: No such file or directory" \
+    "$WORK/err"
+refused "no -b of 4 MiB or more" --buffer-file "$dir" -b 1M
+check "…saying why" grep -qx \
+    "tach: --buffer-file needs a buffer: -b of 4 MiB or more" "$WORK/err"
+refused "an empty path" --buffer-file ""
+check "…the directory still empty" [ -z "$(ls -A "$dir")" ]
+
+# A file system without room for it: refused, naming the size, and
+# nothing left (root: a 4 MiB tmpfs in a mount namespace of its own).
+if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
+	unshare -m sh -c 'mount -t tmpfs -o size=4m none "$1" &&
+	    "$2" -q -b 8M --buffer-file "$1" <"$3" >"$4" 2>"$5"
+	    echo $? >"$6"; ls -A "$1" >"$7"' sh "$dir" "$TACH" "$WORK/data" \
+	    "$out" "$WORK/err" "$WORK/rc" "$WORK/ls"
+	check "no room: refused ($(cat "$WORK/rc"))" [ "$(cat "$WORK/rc")" -eq 1 ]
+	check "…naming the size and why" grep -qx "tach: --buffer-file $dir: \
+8388608 bytes: No space left on device" "$WORK/err"
+	check "…nothing written" [ ! -s "$out" ]
+	check "…nothing left there" empty "$WORK/ls"
+else
+	echo "skipped: a full file system (needs root and unshare -m)" >&2
+fi
+
+# progress(1) has no such option
+ln -s "$TACH" "$WORK/progress"
+"$WORK/progress" -b 8M --buffer-file "$dir" cat </dev/null >/dev/null \
+    2>"$WORK/err"
+check "progress: refused ($?)" [ $? -ne 0 ]
+
+done_testing
