@@ -37,6 +37,7 @@
 #include "tach/clock.h"
 #include "tach/compat.h"
 #include "tach/message.h"
+#include "tach/tempfile.h"
 #include "tach/text.h"
 #include "tier.h"
 
@@ -160,28 +161,17 @@ ring_pipes(struct relay_ring *g, size_t want, size_t most)
 int
 ring_file(const char *path, size_t size)
 {
-	static const char temp[] = "/tach-buffer.XXXXXX";
-	const char *made = path;
 	struct stat sb;
-	char *name = NULL;
 	int fd, error;
 
-	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		if ((name = malloc(strlen(path) + sizeof(temp))) == NULL)
-			report_err(1, "--buffer-file %s", text_safe(path));
-		strcpy(name, path);
-		strcat(name, temp);
-		if ((fd = mkstemp(name)) != -1)
-			(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
-		made = name;
-	} else
-		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
-		    O_CLOEXEC, 0600);
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+		fd = tempfile_open(path);
+	else if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0600)) != -1)
+		/* made here, so removed here: its space goes with fd */
+		(void)unlink(path);
 	if (fd == -1)
 		report_err(1, "--buffer-file %s", text_safe(path));
-	/* made here, so removed here: its space goes when the descriptor does */
-	(void)unlink(made);
-	free(name);
 	if ((error = compat_reserve(fd, size)) != 0)
 		report_errc(1, error, "--buffer-file %s: %zu bytes",
 		    text_safe(path), size);

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -33,6 +34,7 @@
 #include "tach/relay.h"
 #include "tach/report.h"
 #include "tach/signals.h"
+#include "tach/tempfile.h"
 #include "tach/text.h"
 
 /*
@@ -260,6 +262,41 @@ input_open(struct input *in, const struct options *opts, const char *file)
 	else if (opts->size < 0)
 		in->size = length_of(in->fd, &in->size_known);
 	return true;
+}
+
+int
+input_store(const char *path)
+{
+	const char *dir = getenv("TMPDIR");
+	int fd;
+
+	if (strcmp(path, "-") == 0) {
+		if (dir == NULL || *dir == '\0')
+			dir = "/tmp";
+		if ((fd = tempfile_open(dir)) == -1)
+			report_err(1, "-U: a file in %s", text_safe(dir));
+		return fd;
+	}
+	/* tach's own file: nothing that is there already is written over */
+	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0666)) == -1)
+		report_err(1, "-U %s", text_safe(path));
+	return fd;
+}
+
+void
+input_stored(struct input *in, int fd, const char *name, uint64_t size)
+{
+	memset(in, 0, sizeof(*in));
+	if (lseek(fd, 0, SEEK_SET) == -1)
+		report_err(1, "-U %s", text_safe(name));
+	in->fd = fd;
+	in->name = name;
+	in->size = size;
+	in->size_known = true;
+	in->source = -1;
+	in->decompressor = in->feeder = -1;
+	in->source_end = -1;
 }
 
 uint64_t

@@ -81,12 +81,24 @@ ring_size(const struct options *opts)
 	return (size_t)opts->bufsize;
 }
 
+/* -U's store by name while it is made: not left behind half made. */
+static const char *store_unfinished;
+
+static void
+store_withdraw(void)
+{
+	if (store_unfinished != NULL)
+		(void)unlink(store_unfinished);
+	store_unfinished = NULL;
+}
+
 /* What tach leaves in the file system goes with it, however it ends. */
 static void
 withdraw(void)
 {
 	pidfile_withdraw();
 	control_close();
+	store_withdraw();
 }
 
 /* A child's death by signal N becomes tach's, so the shell sees 128+N. */
@@ -458,6 +470,67 @@ exit_of(const struct run *run, bool skipped, const char *reason)
 	return skipped || run->failed ? 1 : 0;
 }
 
+/*
+ * -U: every input into the store first, drawn as a run of its own (named
+ * "storing" unless -N names it) that takes the input as it comes: -L, -Y
+ * and a buffer are the sending's.  Then the store is the one input, its
+ * size known, and what it holds is sent as it is (-z has decompressed
+ * it).  A store that fails ends tach, saying why, and is removed.
+ */
+static void
+store_inputs(struct options *opts, struct input *in, size_t *next,
+    struct run *run)
+{
+	struct options o = *opts;
+	struct display display;
+	struct relay relay;
+	struct run stored = { .cmd = -1 };
+	enum display_outcome outcome;
+	char why[4 * PATH_MAX + 256];
+	const char *reason = NULL;
+	uint64_t size;
+	int status;
+
+	stored.out = input_store(opts->store);
+	stored.out_name = "-U's file";
+	if (strcmp(opts->store, "-") != 0) {
+		stored.out_name = store_unfinished = opts->store;
+		atexit(store_withdraw);
+	}
+	o.rate_limit = o.read_limit = 0;
+	o.sync = false;
+	o.buffer_file = NULL;
+	o.write_at = 0;
+	o.read_at = 100;
+	if (o.bufsize >= RELAY_BUFFER_MIN)
+		o.bufsize = 0;
+	if (o.name == NULL)
+		o.name = "storing";
+	relay_setup(&relay, &o, in->fd, stored.out, &display);
+	display_start(&display, &o, in, &relay);
+	stored.end = copy_inputs(&relay, in, &o, &display, next, &run->failed,
+	    &stored.in_name);
+	stored.at_size = relay_reached(&relay);
+	stored.error = relay.error;
+	size = o.separator != -1 ? relay.records : relay.bytes;
+	relay_free(&relay);
+	stored.source_status = input_close(in, stored.end != RELAY_EOF ||
+	    stored.at_size);
+	/* an -f that could not be read has said so; the rest goes on */
+	outcome = outcome_of(&stored, &relay);
+	if (outcome == DISPLAY_FAILED)
+		reason = reason_of(&stored, &relay, why, sizeof(why));
+	display_finish(&display, outcome, reason);
+	if (outcome != DISPLAY_COMPLETE) {
+		store_withdraw();
+		status = exit_of(&stored, false, reason);
+		exit(status != 0 ? status : 1);
+	}
+	store_unfinished = NULL;
+	input_stored(in, stored.out, stored.out_name, size);
+	opts->decompress = false;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -496,6 +569,8 @@ main(int argc, char *argv[])
 		return 1;
 	}
 	input_sizes(&in, &opts);
+	if (opts.store != NULL)
+		store_inputs(&opts, &in, &next, &run);
 	run.out_name = "stdout";
 	if (opts.cmd != NULL) {
 		run.out = start_command(&opts, &in, &run.cmd);

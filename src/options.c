@@ -70,6 +70,7 @@ static const struct option long_options[] = {
 	{ "read-at",		required_argument, NULL, OPT_READ_AT },
 	{ "read-limit",		required_argument, NULL, OPT_READ_LIMIT },
 	{ "buffer-file",	required_argument, NULL, OPT_BUFFER_FILE },
+	{ "store-and-forward",	required_argument, NULL, 'U' },
 	{ "skip-errors",	no_argument,	   NULL, 'E' },
 	{ "stop-at-size",	no_argument,	   NULL, 'S' },
 	{ "wait",		no_argument,	   NULL, 'W' },
@@ -245,6 +246,11 @@ help(void)
 	    "--read-limit,\n"
 	    "                          -N, -p, -i, -w or -F\n"
 	    "  -S, --stop-at-size      stop after the -l length, exit 0\n"
+	    "  -U, --store-and-forward FILE\n"
+	    "                          read all of the input into FILE (new; "
+	    "- for a\n"
+	    "                          file of no name), then send it on, its "
+	    "size known\n"
 	    "  -W, --wait              draw nothing until data moves and "
 	    "is read\n"
 	    "  -w, --width N           draw N columns wide\n"
@@ -520,6 +526,7 @@ not_taken(const struct options *opts, bool remote)
 		{ opts->read_at != 100, "--read-at", false, false },
 		{ opts->read_limit != 0, "--read-limit", false, true },
 		{ opts->buffer_file != NULL, "--buffer-file", false, false },
+		{ opts->store != NULL, "-U", false, false },
 	};
 
 	for (size_t i = 0; i < sizeof(opt) / sizeof(opt[0]); i++)
@@ -763,6 +770,13 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 	case 'P':
 		opts->pidfile = arg;
 		return true;
+	case 'U':
+		if (*arg == '\0') {
+			snprintf(msg, msglen, "-U needs a file, or -");
+			return false;
+		}
+		opts->store = arg;
+		return true;
 	case 'p':
 		opts->prefix = arg;
 		return true;
@@ -824,6 +838,11 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 		    opts->write_at != 0 ? "--write-at" : opts->read_at != 100 ?
 		    "--read-at" : opts->read_limit != 0 ? "--read-limit" :
 		    "--buffer-file");
+		return OPTIONS_BAD;
+	}
+	if (opts->store != NULL && opts->skip_errors) {
+		snprintf(msg, msglen, "-U stores the input before sending it: "
+		    "not with -E");
 		return OPTIONS_BAD;
 	}
 	if (opts->numeric && opts->json) {

@@ -14,12 +14,13 @@ function __tach_command
             case -b --buffer-size -D --delay-start -d --watchfd -F --format \
                     -f --file -i --interval -L --rate-limit -l --size \
                     -N --name -P --pidfile -p --prefix -R --remote -w --width \
+                    -U --store-and-forward \
                     --stall-timeout --write-at --read-at --read-limit \
                     --buffer-file
                 set -e words[1]
             case '-*'
                 # run together, the last letter's argument is the next word
-                string match -rq -- '^-[0cEenqSWYz]*[bDdFfiLlNPpRw]$' $words[1]
+                string match -rq -- '^-[0cEenqSWYz]*[bDdFfiLlNPpRUw]$' $words[1]
                 and set -e words[1]
             case '*'
                 break
@@ -48,6 +49,7 @@ complete -c tach -n 'not __tach_command' -s p -l prefix -x -d 'text left of the 
 complete -c tach -n 'not __tach_command' -s q -l quiet -d 'draw nothing'
 complete -c tach -n 'not __tach_command' -s R -l remote -x -a '(__fish_complete_pids)' -d 'change a running copy: -L, -N, -p, -i, -w, -F'
 complete -c tach -n 'not __tach_command' -s S -l stop-at-size -d 'stop after the -l length'
+complete -c tach -n 'not __tach_command' -s U -l store-and-forward -r -F -d 'read all of the input into a new file first, then send it'
 complete -c tach -n 'not __tach_command' -s W -l wait -d 'draw nothing until the first byte'
 complete -c tach -n 'not __tach_command' -s w -l width -x -d 'columns to draw'
 complete -c tach -n 'not __tach_command' -s Y -l sync -d 'keep little unwritten, flush at the end'

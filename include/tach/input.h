@@ -43,6 +43,18 @@ struct input {
 bool		input_open(struct input *in, const struct options *opts,
 		    const char *file);
 /*
+ * -U: the store, a file made new at path (with the umask's mode), or for
+ * "-" one of no name in $TMPDIR (or /tmp).  Its descriptor; if it cannot
+ * be made, tach exits saying why.
+ */
+int		input_store(const char *path);
+/*
+ * -U: what the relay reads from now on is the store, fd, rewound: name
+ * for messages, size (bytes, or lines in line mode) known.
+ */
+void		input_stored(struct input *in, int fd, const char *name,
+		    uint64_t size);
+/*
  * Several -f: the sum of their lengths (compressed, with -z), known only
  * when every file's is; a file that cannot be opened counts for nothing.
  */

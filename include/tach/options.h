@@ -22,6 +22,7 @@ struct options {
 	int		  read_at;	/* and % full to read again once full */
 	long long	  read_limit;	/* its input, bytes a second; 0: none */
 	const char	 *buffer_file;	/* its file, or directory; or NULL */
+	const char	 *store;	/* -U: the file, "-" for a nameless one */
 	bool		  interval_given; /* -i was given */
 	long long	  rate_limit;	/* -L, per second; 0: none */
 	bool		  rate_in_bytes; /* -L in a byte unit (1MiB): bytes
