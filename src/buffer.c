@@ -510,6 +510,7 @@ fill(void *arg)
 		{ .fd = r->in, .events = POLLIN },
 		{ .fd = g->stop[0], .events = POLLIN },
 	};
+	struct tier_pace pace;
 	struct slot *s;
 	unsigned char *at;
 	size_t len;
@@ -517,6 +518,7 @@ fill(void *arg)
 	int error = 0;
 
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+	tier_pace_start(&pace, r->in);
 	while ((s = room_for(r, g, &len, &at)) != NULL &&
 	    (len = paced(g, len)) > 0) {
 		/* the input, or the writer's word to stop, whichever first */
@@ -557,6 +559,8 @@ fill(void *arg)
 			g->most = g->filled;
 		nudge(g);
 		pthread_mutex_unlock(&g->lock);
+		/* fewer, larger moves: fewer wakes of the writer too */
+		tier_let_fill(&pace, r->in, (size_t)n);
 	}
 	pthread_mutex_lock(&g->lock);
 	g->ended = true;

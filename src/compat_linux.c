@@ -7,6 +7,7 @@
  * F_SETPIPE_SZ, splice(2).
  */
 #define _GNU_SOURCE		/* F_SETPIPE_SZ, splice */
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 
 #include <fcntl.h>
@@ -102,6 +103,16 @@ compat_splice(int from, int to, size_t len, bool nonblock)
 {
 	return splice(from, NULL, to, NULL, len,
 	    SPLICE_F_MOVE | (nonblock ? SPLICE_F_NONBLOCK : 0));
+}
+
+void
+compat_fine_timer(void)
+{
+	/*
+	 * prctl is variadic: the unused arguments are given, or a 32-bit
+	 * build passes the stack's garbage (valgrind saw it).
+	 */
+	(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
 }
 
 int

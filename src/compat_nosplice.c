@@ -4,7 +4,7 @@
  *
  * The compat layer's pipes where a pipe has the size the system gives it
  * and nothing moves bytes without copying them (the BSDs, macOS): -b's
- * buffer is memory only there.
+ * buffer is memory only there, and no pacing pause needs finer timers.
  */
 #include <errno.h>
 
@@ -22,6 +22,11 @@ size_t
 compat_pipe_budget(void)
 {
 	return 0;
+}
+
+void
+compat_fine_timer(void)
+{
 }
 
 ssize_t

@@ -6,12 +6,15 @@
  * and the stop of -S, counting what moved, and the answers to EINTR and
  * EAGAIN.  No tier calls another, or relay.c.
  */
+#include <sys/ioctl.h>
+
 #include <errno.h>
 #include <poll.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "tach/clock.h"
+#include "tach/compat.h"
 #include "tach/records.h"
 #include "tach/signals.h"
 #include "tier.h"
@@ -41,6 +44,36 @@ stalled(struct relay *r)
 	    poll(&pfd, 1, 0) == 0) ?
 	    RELAY_OUTPUT : RELAY_INPUT;
 	return true;
+}
+
+void
+tier_pace_start(struct tier_pace *p, int in)
+{
+	p->pace.last = p->pace.rate = 0;
+	p->capacity = compat_grow_pipe(in, 0);
+	/* pauses of tens of microseconds, against a default slack of 50 */
+	compat_fine_timer();
+}
+
+void
+tier_let_fill(struct tier_pace *p, int in, size_t moved)
+{
+	struct timespec now, pause;
+	int queued;
+	long ns;
+
+	if (p == NULL || p->capacity == 0 ||
+	    clock_gettime(CLOCK_MONOTONIC, &now) == -1)
+		return;		/* files: no pipe to fill */
+	if (ioctl(in, FIONREAD, &queued) == -1 || queued < 0)
+		queued = 0;
+	ns = pace_after(&p->pace, (double)now.tv_sec +
+	    (double)now.tv_nsec / 1e9, moved, (size_t)queued, p->capacity);
+	if (ns > 0) {
+		pause.tv_sec = 0;
+		pause.tv_nsec = ns;
+		(void)nanosleep(&pause, NULL);
+	}
 }
 
 bool

@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "config.h"
+#include "tach/pace.h"
 #include "tach/relay.h"
 
 struct tier {
@@ -51,6 +52,22 @@ struct relay_ring	*ring_new(size_t size, int write_at, int read_at,
 int			 ring_file(const char *path, size_t size);
 void			 ring_free(struct relay_ring *g);
 
+/*
+ * After a move out of a pipe, let the pipe fill to about half before the
+ * next: a producer writing 4 KiB or 64 KiB blocks otherwise wakes tach
+ * for every block.  The pause follows the stream's rate (pace_after), so
+ * a small pipe is not left full with its writer stopped, and a trickle
+ * is never held back.  No byte waits in tach: it waits in the pipe.
+ */
+struct tier_pace {
+	struct pace	 pace;
+	size_t		 capacity;	/* of the input pipe; 0: not one */
+};
+
+/* Pacing for the input in, from the thread that moves out of it. */
+void		tier_pace_start(struct tier_pace *p, int in);
+/* moved bytes came out of in: waits while it fills, if p is not NULL. */
+void		tier_let_fill(struct tier_pace *p, int in, size_t moved);
 /*
  * Bytes the next call may move (paced by -L, bounded by -S); 0 to stop,
  * with *end saying why (RELAY_AT_SIZE or RELAY_STOPPED).  *end is

@@ -18,18 +18,15 @@
  */
 #define _GNU_SOURCE	/* splice, copy_file_range, F_SETPIPE_SZ */
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "tach/compat.h"
-#include "tach/pace.h"
 #include "tier.h"
 
 /* Errors that can only come from the writing side. */
@@ -37,54 +34,6 @@ static bool
 write_side(int error)
 {
 	return error == ENOSPC || error == EDQUOT || error == EFBIG;
-}
-
-/*
- * After a splice from a pipe, let the pipe fill to about half before the
- * next: a producer writing 4 KiB or 64 KiB blocks otherwise wakes tach for
- * every block.  The pause follows the stream's rate (pace_after), so a
- * small pipe is not left full with its writer stopped, and a trickle is
- * never held back.  No byte waits in tach: it waits in the kernel's pipe.
- */
-struct paced {
-	struct pace	 pace;
-	size_t		 capacity;	/* of the input pipe */
-};
-
-static void
-paced_start(struct paced *p, int in)
-{
-	int capacity = fcntl(in, F_GETPIPE_SZ);
-
-	p->pace.last = p->pace.rate = 0;
-	p->capacity = capacity > 0 ? (size_t)capacity : 0;
-	/*
-	 * Pauses of tens of microseconds, against a default slack of 50.
-	 * prctl is variadic: the unused arguments are given, or a 32-bit
-	 * build passes the stack's garbage (valgrind saw it).
-	 */
-	(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
-}
-
-static void
-let_fill(const struct relay *r, struct paced *p, size_t moved)
-{
-	struct timespec now, pause;
-	int queued;
-	long ns;
-
-	if (p == NULL || p->capacity == 0 ||
-	    clock_gettime(CLOCK_MONOTONIC, &now) == -1)
-		return;		/* files: no pipe to fill */
-	if (ioctl(r->in, FIONREAD, &queued) == -1 || queued < 0)
-		queued = 0;
-	ns = pace_after(&p->pace, (double)now.tv_sec +
-	    (double)now.tv_nsec / 1e9, moved, (size_t)queued, p->capacity);
-	if (ns > 0) {
-		pause.tv_sec = 0;
-		pause.tv_nsec = ns;
-		(void)nanosleep(&pause, NULL);
-	}
 }
 
 /*
@@ -119,12 +68,12 @@ enum side { SIDE_READ, SIDE_WRITE, SIDE_EITHER };
  */
 static int
 moved(struct relay *r, ssize_t n, const unsigned char *data, enum side side,
-    struct paced *paced, enum relay_end *end)
+    struct tier_pace *paced, enum relay_end *end)
 {
 	if (n > 0) {
 		if (!tier_count(r, data, (size_t)n, end))
 			return -1;
-		let_fill(r, paced, (size_t)n);
+		tier_let_fill(paced, r->in, (size_t)n);
 		return 1;
 	}
 	if (n == 0)
@@ -291,7 +240,7 @@ look(struct relay *r, struct hold *h, size_t len, enum relay_end *end)
  * zerocopy_run does.
  */
 static bool
-lines_run(struct relay *r, struct paced *paced, enum relay_end *end)
+lines_run(struct relay *r, struct tier_pace *paced, enum relay_end *end)
 {
 	struct hold h;
 	size_t len;
@@ -346,7 +295,7 @@ static bool
 zerocopy_run(struct relay *r, enum relay_end *end)
 {
 	struct stat in, out;
-	struct paced paced;
+	struct tier_pace paced;
 	size_t len;
 	ssize_t n;
 	int go, flags;
@@ -362,7 +311,7 @@ zerocopy_run(struct relay *r, enum relay_end *end)
 		return false;
 	if (S_ISFIFO(in.st_mode)) {
 		compat_grow_pipe(r->in, r->bufsize);
-		paced_start(&paced, r->in);
+		tier_pace_start(&paced, r->in);
 	}
 	if (S_ISFIFO(out.st_mode))
 		compat_grow_pipe(r->out, r->bufsize);

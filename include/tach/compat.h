@@ -53,6 +53,11 @@ ssize_t	compat_splice(int from, int to, size_t len, bool nonblock);
  * its mapping later: 0, or an errno.
  */
 int	compat_reserve(int fd, size_t size);
+/*
+ * The calling thread's timers wake on time to a microsecond (Linux's
+ * timer slack is 50), for pauses of tens of them; elsewhere nothing.
+ */
+void	compat_fine_timer(void);
 /* Closes every descriptor from lowfd up: closefrom(2), or a loop. */
 void	compat_closefrom(int lowfd);
 /*
