@@ -9,7 +9,8 @@
 # burst:  4 bursts of 64 MiB, 1 s apart, into a reader that takes 64 MiB/s
 #         and never makes up a stall: the wall time
 # stall:  a 200 MiB/s writer of 256 MiB into a reader that stalls 1 s
-#         every 64 MiB: when the writer is released
+#         every 64 MiB: when the writer is released; stall-256M: the same
+#         with -b/-m/-B 256M, a buffer that holds all of it
 # held:   a writer flat out into a reader asleep for 3 s, -b/-m 256M: how
 #         much the writer got rid of by 2.5 s, and tach's resident size
 # cpu:    dd bs=1M (4 GiB) | T | dd bs=1M: T's own CPU seconds per GiB
@@ -66,10 +67,10 @@ burst() {
 }
 
 stall() {
-	local t0
+	local t0 cmd=${2:-${tool[$1]}}
 	t0=$(now)
 	{ head -c 256M /dev/zero | pv -q -L 200m; now >"$work/released"; } |
-	    ${tool[$1]} | python3 -c "$paced_reader" 1e12 67108864 1
+	    $cmd | python3 -c "$paced_reader" 1e12 67108864 1
 	awk -v a="$(cat "$work/released")" -v b="$t0" \
 	    'BEGIN { printf "%.2f\n", a - b }'
 }
@@ -113,6 +114,7 @@ for round in $(seq "$rounds"); do
 	for n in $names; do
 		echo "burst $n $(burst "$n")" >>"$results"
 		echo "stall $n $(stall "$n")" >>"$results"
+		echo "stall-256M $n $(stall "$n" "${big[$n]}")" >>"$results"
 	done
 	for n in bare mbuffer tach; do
 		# the tool alone: time's own children are the pipeline

@@ -25,7 +25,7 @@ sh -c 'echo $$ >"$1"; exec "$2" -b 40M --buffer-file "$3" --no-splice \
 check "a directory: all 40 MiB held" \
     grep -q "\"buffered\":$((40 * mib))," "$WORK/json"
 check "…in a mapping of a removed file there" \
-    grep -q " $dir/tach-buffer\\.[A-Za-z0-9]* (deleted)\$" "$WORK/maps"
+    grep -q " $dir/tach\\.[A-Za-z0-9]* (deleted)\$" "$WORK/maps"
 check "…which the directory never listed" empty "$WORK/ls"
 check "…and delivered in order" cmp -s "$WORK/data" "$out"
 check "…leaving the directory empty" [ -z "$(ls -A "$dir")" ]
