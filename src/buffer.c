@@ -125,7 +125,7 @@ pipes_most(size_t want)
 	size_t most = want / FILL_MAX + 1;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
-	    rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 16 < most)
+	    rl.rlim_cur != RLIM_INFINITY && (uintmax_t)rl.rlim_cur / 16 < most)
 		most = (size_t)(rl.rlim_cur / 16);
 	return most;
 }
