@@ -49,6 +49,17 @@
  */
 #define PIPE_ASKED	(8 * 1024 * 1024)
 
+/*
+ * The bytes the memory part takes for a buffer of size: a chunk more, for
+ * the writer's chunk, which is not read into again until it is empty, so
+ * that the buffer holds its whole size while the writer is mid-chunk.
+ */
+static size_t
+ring_span(size_t size)
+{
+	return size > SIZE_MAX - FILL_MAX ? SIZE_MAX : size + FILL_MAX;
+}
+
 struct slot {
 	unsigned char	*mem;		/* its part of buf, or NULL: a pipe */
 	int		 pipe[2];
@@ -66,7 +77,8 @@ struct spares {
 
 struct relay_ring {
 	unsigned char	*buf;
-	size_t		 size;
+	size_t		 span;		/* buf's bytes: ring_span(size) */
+	size_t		 size;		/* the most it holds at once */
 	bool		 mapped;	/* buf is --buffer-file's mapping */
 	struct slot	*slots;		/* the pipes first, then buf's */
 	size_t		 nslots;
@@ -162,6 +174,7 @@ int
 ring_file(const char *path, size_t size)
 {
 	struct stat sb;
+	size_t span = ring_span(size);
 	int fd, error;
 
 	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
@@ -172,9 +185,9 @@ ring_file(const char *path, size_t size)
 		(void)unlink(path);
 	if (fd == -1)
 		report_err(1, "--buffer-file %s", text_safe(path));
-	if ((error = compat_reserve(fd, size)) != 0)
+	if ((error = compat_reserve(fd, span)) != 0)
 		report_errc(1, error, "--buffer-file %s: %zu bytes",
-		    text_safe(path), size);
+		    text_safe(path), span);
 	return fd;
 }
 
@@ -202,7 +215,8 @@ struct relay_ring *
 ring_new(size_t size, int write_at, int read_at, bool splice, int fd)
 {
 	struct relay_ring *g;
-	size_t chunks = (size + FILL_MAX - 1) / FILL_MAX, budget, most = 0;
+	size_t span = ring_span(size), budget, most = 0;
+	size_t chunks = span / FILL_MAX + (span % FILL_MAX != 0);
 	int error;
 
 	if ((g = calloc(1, sizeof(*g))) == NULL)
@@ -223,9 +237,15 @@ ring_new(size_t size, int write_at, int read_at, bool splice, int fd)
 		budget = size;
 	if (budget > 0)
 		most = pipes_most(budget);
+	g->span = span;
 	g->size = size;
 	g->mapped = fd != -1;
-	if ((g->buf = ring_memory(size, fd)) == NULL ||
+	if (span == SIZE_MAX) {
+		ring_free(g);
+		errno = ENOMEM;
+		return NULL;
+	}
+	if ((g->buf = ring_memory(span, fd)) == NULL ||
 	    (g->slots = calloc(chunks + most, sizeof(*g->slots))) == NULL ||
 	    (g->queue = calloc(chunks + most, sizeof(size_t))) == NULL ||
 	    (g->pipes.top = calloc(chunks + most, sizeof(size_t))) == NULL ||
@@ -240,7 +260,7 @@ ring_new(size_t size, int write_at, int read_at, bool splice, int fd)
 	for (size_t i = 0; i < chunks; i++) {
 		g->slots[g->npipes + i].mem = g->buf + i * FILL_MAX;
 		g->slots[g->npipes + i].room = i + 1 < chunks ? FILL_MAX :
-		    size - i * FILL_MAX;
+		    span - i * FILL_MAX;
 		g->slots[g->npipes + i].pipe[0] = -1;
 		g->slots[g->npipes + i].pipe[1] = -1;
 	}
@@ -271,7 +291,7 @@ ring_free(struct relay_ring *g)
 	free(g->queue);
 	free(g->slots);
 	if (g->mapped && g->buf != NULL)
-		(void)munmap(g->buf, g->size);
+		(void)munmap(g->buf, g->span);
 	else
 		free(g->buf);
 	free(g);

@@ -165,6 +165,15 @@ check "…and every byte delivered in order" cmp -s "$WORK/big" "$out"
 check "part pages: all 40 MiB held at once" \
     grep -q '"buffered":41943040,' "$WORK/json"
 check "…and every byte delivered in order" cmp -s "$WORK/big" "$out"
+# memory only (--no-splice): the writer's chunk, half sent when the
+# output stops taking, is not read into again until it is empty, and the
+# buffer still holds its whole size
+"$TACH" -q -b 1000 -f "$WORK/big" |
+    "$TACH" --no-splice -b 40M --format json -i 0.05 2>"$WORK/json" |
+    held_then_read
+check "memory only: all 40 MiB held at once" \
+    grep -q '"buffered":41943040,' "$WORK/json"
+check "…and every byte delivered in order" cmp -s "$WORK/big" "$out"
 # a socket for input, a file opened to append (which takes no splice) for
 # output: the pipes' bytes are copied out, and then memory is used
 "$HELPER" socket-in "$WORK/big" "$TACH" -q -b 24M >"$out"

@@ -82,7 +82,7 @@ if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
 	    "$out" "$WORK/err" "$WORK/rc" "$WORK/ls"
 	check "no room: refused ($(cat "$WORK/rc"))" [ "$(cat "$WORK/rc")" -eq 1 ]
 	check "…naming the size and why" grep -qx "tach: --buffer-file $dir: \
-8388608 bytes: No space left on device" "$WORK/err"
+9437184 bytes: No space left on device" "$WORK/err"
 	check "…nothing written" [ ! -s "$out" ]
 	check "…nothing left there" empty "$WORK/ls"
 else
