@@ -15,6 +15,7 @@
  * also takes -R's requests from the control socket.  tach -R only sends.
  * doc/ARCHITECTURE.md has the whole picture.
  */
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -79,6 +80,44 @@ ring_size(const struct options *opts)
 		report_errx(1, "-b: a buffer of %lld bytes: more than this "
 		    "system can address", opts->bufsize);
 	return (size_t)opts->bufsize;
+}
+
+/*
+ * -o: FILE becomes the output, as the shell's > makes it, except that a
+ * file is emptied only once no input is FILE itself.  -X: /dev/null, so
+ * that nothing is written anywhere.
+ */
+static void
+open_output(const struct options *opts)
+{
+	const char *path = opts->discard ? "/dev/null" : opts->output;
+	const char *name;
+	struct stat in, out;
+	int fd;
+
+	if (path == NULL)
+		return;
+	/* a FIFO waits for its reader; a signal ends the wait, and tach */
+	while ((fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666)) ==
+	    -1 && errno == EINTR && signals_fatal() == 0)
+		;
+	if (fd == -1 && signals_fatal() != 0)
+		signals_die(signals_fatal());
+	if (fd == -1 || fstat(fd, &out) == -1)
+		report_err(1, "-o %s", text_safe(path));
+	for (size_t i = 0; S_ISREG(out.st_mode) &&
+	    i < (opts->nfiles > 0 ? opts->nfiles : 1); i++) {
+		name = opts->nfiles > 0 ? opts->files[i] : "stdin";
+		if ((opts->nfiles > 0 ? stat(name, &in) :
+		    fstat(STDIN_FILENO, &in)) == 0 && in.st_dev == out.st_dev &&
+		    in.st_ino == out.st_ino)
+			report_errx(1, "%s: input file is output file",
+			    text_safe(name));
+	}
+	if ((S_ISREG(out.st_mode) && ftruncate(fd, 0) == -1) ||
+	    dup2(fd, STDOUT_FILENO) == -1)
+		report_err(1, "-o %s", text_safe(path));
+	close(fd);
 }
 
 /* -U's store by name while it is made: not left behind half made. */
@@ -563,6 +602,7 @@ main(int argc, char *argv[])
 		pidfile_publish(opts.pidfile);
 	if (opts.watching)
 		return watch_run(&opts);
+	open_output(&opts);
 	if (!open_next(&in, &opts, &next, &run.failed)) {
 		if (signals_fatal() != 0)
 			signals_die(signals_fatal());
@@ -571,7 +611,7 @@ main(int argc, char *argv[])
 	input_sizes(&in, &opts);
 	if (opts.store != NULL)
 		store_inputs(&opts, &in, &next, &run);
-	run.out_name = "stdout";
+	run.out_name = opts.output != NULL ? opts.output : "stdout";
 	if (opts.cmd != NULL) {
 		run.out = start_command(&opts, &in, &run.cmd);
 		run.out_name = opts.cmd[0];

@@ -71,6 +71,8 @@ static const struct option long_options[] = {
 	{ "read-limit",		required_argument, NULL, OPT_READ_LIMIT },
 	{ "buffer-file",	required_argument, NULL, OPT_BUFFER_FILE },
 	{ "store-and-forward",	required_argument, NULL, 'U' },
+	{ "output",		required_argument, NULL, 'o' },
+	{ "discard",		no_argument,	   NULL, 'X' },
 	{ "skip-errors",	no_argument,	   NULL, 'E' },
 	{ "stop-at-size",	no_argument,	   NULL, 'S' },
 	{ "wait",		no_argument,	   NULL, 'W' },
@@ -240,6 +242,7 @@ help(void)
 	    "  -n, --numeric           print a percentage a line on stderr;\n"
 	    "                          with -F, its fields as numbers\n"
 	    "  -P, --pidfile FILE      write tach's PID to FILE while it runs\n"
+	    "  -o, --output FILE       write to FILE, not to standard output\n"
 	    "  -p, --prefix TEXT       text to the left of the bar\n"
 	    "  -q, --quiet             draw no bar\n"
 	    "  -R, --remote PID        change the running copy PID's -L, "
@@ -254,6 +257,7 @@ help(void)
 	    "  -W, --wait              draw nothing until data moves and "
 	    "is read\n"
 	    "  -w, --width N           draw N columns wide\n"
+	    "  -X, --discard           read and count, write nothing\n"
 	    "  -Y, --sync              keep little unwritten in the output's "
 	    "page cache,\n"
 	    "                          and flush it before the end\n"
@@ -527,6 +531,8 @@ not_taken(const struct options *opts, bool remote)
 		{ opts->read_limit != 0, "--read-limit", false, true },
 		{ opts->buffer_file != NULL, "--buffer-file", false, false },
 		{ opts->store != NULL, "-U", false, false },
+		{ opts->output != NULL, "-o", false, false },
+		{ opts->discard, "-X", false, false },
 	};
 
 	for (size_t i = 0; i < sizeof(opt) / sizeof(opt[0]); i++)
@@ -665,6 +671,7 @@ flag_option(struct options *opts, int ch)
 	case 'e': opts->stderr_bar = true; break;
 	case 'n': opts->numeric = true; break;
 	case 'q': opts->quiet = true; break;
+	case 'X': opts->discard = true; break;
 	case 'S': opts->stop_at_size = true; break;
 	case 'W': opts->wait = true; break;
 	case 'Y': opts->sync = true; break;
@@ -770,6 +777,13 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 	case 'P':
 		opts->pidfile = arg;
 		return true;
+	case 'o':
+		if (*arg == '\0') {
+			snprintf(msg, msglen, "-o needs a file");
+			return false;
+		}
+		opts->output = arg;
+		return true;
 	case 'U':
 		if (*arg == '\0') {
 			snprintf(msg, msglen, "-U needs a file, or -");
@@ -838,6 +852,15 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 		    opts->write_at != 0 ? "--write-at" : opts->read_at != 100 ?
 		    "--read-at" : opts->read_limit != 0 ? "--read-limit" :
 		    "--buffer-file");
+		return OPTIONS_BAD;
+	}
+	if ((opts->output != NULL || opts->discard) && opts->cmd != NULL) {
+		snprintf(msg, msglen, "%s: the command takes the output",
+		    opts->discard ? "-X" : "-o");
+		return OPTIONS_BAD;
+	}
+	if (opts->output != NULL && opts->discard) {
+		snprintf(msg, msglen, "-X writes nothing: not with -o");
 		return OPTIONS_BAD;
 	}
 	if (opts->store != NULL && opts->skip_errors) {

@@ -6,7 +6,7 @@ _tach()
 	_init_completion -s || return
 
 	case $prev in
-	-f|--file|-P|--pidfile|--buffer-file|-U|--store-and-forward)
+	-f|--file|-P|--pidfile|--buffer-file|-U|--store-and-forward|-o|--output)
 		_filedir
 		return ;;
 	-F|--format)
@@ -23,7 +23,7 @@ _tach()
 	# after the first operand, complete the command and its arguments
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		-f|-b|-D|-d|-F|-i|-L|-l|-N|-P|-p|-R|-U|-w|--file|--buffer-size|--delay-start|--watchfd|--interval|--rate-limit|--size|--name|--pidfile|--prefix|--remote|--width|--format|--stall-timeout|--write-at|--read-at|--read-limit|--buffer-file|--store-and-forward)
+		-f|-b|-D|-d|-F|-i|-L|-l|-N|-o|-P|-p|-R|-U|-w|--file|--buffer-size|--delay-start|--watchfd|--interval|--rate-limit|--size|--name|--pidfile|--prefix|--remote|--width|--format|--stall-timeout|--write-at|--read-at|--read-limit|--buffer-file|--store-and-forward|--output)
 			((i++)) ;;
 		-*) ;;
 		*)
@@ -33,13 +33,14 @@ _tach()
 	done
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W '-0 -8 -b -c -D -d -E -e -F -f -i -L -l -N -n
-		    -P -p -q -R -S -U -W -w -Y -z --null --bits --buffer-size= --cursor
+		    -o -P -p -q -R -S -U -W -w -X -Y -z --null --bits --buffer-size= --cursor
 		    --delay-start= --watchfd= --pidfile= --remote=
 		    --skip-errors --stderr --file= --sync --line-mode
 		    --interval= --rate-limit= --size= --name= --numeric --prefix=
 		    --quiet --stop-at-size --wait --width= --decompress --force
 		    --format= --no-splice --stall-timeout= --write-at= --read-at=
 		    --read-limit= --buffer-file= --store-and-forward=
+		    --output= --discard
 		    --stats --wait-for
 		    --reading --writing
 		    --help --version' \

@@ -14,13 +14,13 @@ function __tach_command
             case -b --buffer-size -D --delay-start -d --watchfd -F --format \
                     -f --file -i --interval -L --rate-limit -l --size \
                     -N --name -P --pidfile -p --prefix -R --remote -w --width \
-                    -U --store-and-forward \
+                    -U --store-and-forward -o --output \
                     --stall-timeout --write-at --read-at --read-limit \
                     --buffer-file
                 set -e words[1]
             case '-*'
                 # run together, the last letter's argument is the next word
-                string match -rq -- '^-[0cEenqSWYz]*[bDdFfiLlNPpRUw]$' $words[1]
+                string match -rq -- '^-[0cEenqSWXYz]*[bDdFfiLlNoPpRUw]$' $words[1]
                 and set -e words[1]
             case '*'
                 break
@@ -46,6 +46,8 @@ complete -c tach -n 'not __tach_command' -s N -l name -x -d 'label the line'
 complete -c tach -n 'not __tach_command' -s n -l numeric -d 'a percentage a line on stderr, or -F fields as numbers'
 complete -c tach -n 'not __tach_command' -s P -l pidfile -r -F -d 'write the PID to this file while running'
 complete -c tach -n 'not __tach_command' -s p -l prefix -x -d 'text left of the bar'
+complete -c tach -n 'not __tach_command' -s o -l output -r -F -d 'write to this file, not to stdout'
+complete -c tach -n 'not __tach_command' -s X -l discard -d 'read and count, write nothing'
 complete -c tach -n 'not __tach_command' -s q -l quiet -d 'draw nothing'
 complete -c tach -n 'not __tach_command' -s R -l remote -x -a '(__fish_complete_pids)' -d 'change a running copy: -L, -N, -p, -i, -w, -F'
 complete -c tach -n 'not __tach_command' -s S -l stop-at-size -d 'stop after the -l length'

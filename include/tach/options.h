@@ -23,6 +23,8 @@ struct options {
 	long long	  read_limit;	/* its input, bytes a second; 0: none */
 	const char	 *buffer_file;	/* its file, or directory; or NULL */
 	const char	 *store;	/* -U: the file, "-" for a nameless one */
+	const char	 *output;	/* -o: the file to write, or NULL */
+	bool		  discard;	/* -X: write nothing */
 	bool		  interval_given; /* -i was given */
 	long long	  rate_limit;	/* -L, per second; 0: none */
 	bool		  rate_in_bytes; /* -L in a byte unit (1MiB): bytes
