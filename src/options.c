@@ -215,7 +215,8 @@ help(void)
 	    "                          (or in descriptor FD) it has open, a "
 	    "line each;\n"
 	    "  -d NAME, -d             every process named NAME, or the usual "
-	    "copy tools\n"
+	    "copy tools;\n"
+	    "                          repeat -d to watch several at once\n"
 	    "  -E, --skip-errors       zeros for only what cannot be read of a "
 	    "file or disk\n"
 	    "  -e, --stderr            draw on stderr in command mode\n"
@@ -450,12 +451,17 @@ remote_arg(const char *text, long *pid, char *msg, size_t msglen)
 }
 
 /*
- * -d PID[:FD]: a process id, and a descriptor or -1; -d NAME: every
- * process of that command name (a name may begin with digits: 7z).
+ * -d: every target given is watched, a process by PID (all its files, or
+ * its descriptor FD) or every process of a NAME; one given twice counts
+ * once.  The lists have room for every argument, so each is allocated
+ * once.  -d alone (an empty value) adds none: the usual copy tools, when
+ * nothing else is named.
  */
 static bool
-watch_arg(struct options *opts, const char *text, char *msg, size_t msglen)
+watch_arg(struct options *opts, int argc, const char *text, char *msg,
+    size_t msglen)
 {
+	struct watch_target t = { 0, -1 };
 	char *end;
 	long n;
 
@@ -467,24 +473,36 @@ watch_arg(struct options *opts, const char *text, char *msg, size_t msglen)
 		    "command name", text_safe(text));
 		return false;
 	}
+	if ((opts->watch_pids == NULL && (opts->watch_pids =
+	    calloc((size_t)argc, sizeof(*opts->watch_pids))) == NULL) ||
+	    (opts->watch_names == NULL && (opts->watch_names =
+	    calloc((size_t)argc, sizeof(*opts->watch_names))) == NULL))
+		report_err(1, "-d list");
 	if (text[strspn(text, "0123456789:")] != '\0') {
-		opts->watch_name = text;
+		for (size_t i = 0; i < opts->nwatch_names; i++)
+			if (strcmp(opts->watch_names[i], text) == 0)
+				return true;
+		opts->watch_names[opts->nwatch_names++] = text;
 		return true;
 	}
 	errno = 0;
-	opts->watch_pid = strtol(text, &end, 10);
-	opts->watch_fd = -1;
+	t.pid = strtol(text, &end, 10);
 	if (end != text && *end == ':' && end[1] >= '0' && end[1] <= '9') {
 		n = strtol(end + 1, &end, 10);
-		opts->watch_fd = n <= INT_MAX ? (int)n : -1;
+		t.fd = n <= INT_MAX ? (int)n : -1;
 	}
 	if (errno != 0 || end == text || *end != '\0' ||
-	    opts->watch_pid <= 0 || opts->watch_pid > INT_MAX ||
-	    (strchr(text, ':') != NULL && opts->watch_fd < 0)) {
+	    t.pid <= 0 || t.pid > INT_MAX ||
+	    (strchr(text, ':') != NULL && t.fd < 0)) {
 		snprintf(msg, msglen, "-d `%s': not a process id, pid:fd or "
 		    "command name", text);
 		return false;
 	}
+	for (size_t i = 0; i < opts->nwatch_pids; i++)
+		if (opts->watch_pids[i].pid == t.pid &&
+		    opts->watch_pids[i].fd == t.fd)
+			return true;
+	opts->watch_pids[opts->nwatch_pids++] = t;
 	return true;
 }
 
@@ -743,7 +761,7 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 		return seconds_arg("stall timeout", arg, 0.1,
 		    &opts->stall_timeout, msg, msglen);
 	case 'd':
-		return watch_arg(opts, arg, msg, msglen);
+		return watch_arg(opts, argc, arg, msg, msglen);
 	case 'F':
 		/* "json" is a name; anything else lays out the line */
 		opts->json = strcmp(arg, "json") == 0;
@@ -881,7 +899,7 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 		    "--writing");
 		return OPTIONS_BAD;
 	}
-	if (opts->wait_for && opts->watch_pid != 0) {
+	if (opts->wait_for && opts->nwatch_pids > 0) {
 		snprintf(msg, msglen, "--wait-for waits for processes by name: "
 		    "-d NAME, or -d alone");
 		return OPTIONS_BAD;
@@ -904,7 +922,6 @@ options_init(struct options *opts, char *argv[])
 	opts->size = -1;
 	opts->separator = -1;
 	opts->interval = 0.2;
-	opts->watch_fd = -1;
 	opts->read_at = 100;
 	base = base != NULL ? base + 1 : argv[0];
 	opts->as_progress = strcmp(base, "progress") == 0;
@@ -971,6 +988,11 @@ options_free(struct options *opts)
 	free(opts->files);
 	opts->files = NULL;
 	opts->nfiles = 0;
+	free(opts->watch_pids);
+	free(opts->watch_names);
+	opts->watch_pids = NULL;
+	opts->watch_names = NULL;
+	opts->nwatch_pids = opts->nwatch_names = 0;
 }
 
 void

@@ -57,6 +57,7 @@ struct watched {
 /* A process watched: its files, and what tells it from a later one. */
 struct proc {
 	pid_t			 pid;
+	int			 fd;		/* -d PID:FD's, or -1: all */
 	const char		*name;		/* by name: the one it has */
 	struct watched		*files;
 	size_t			 n, room;
@@ -73,6 +74,7 @@ struct watch {
 	size_t			 nprocs, room;
 	const char *const	*names;		/* by name, else NULL */
 	size_t			 nnames;
+	bool			 several;	/* more than one -d given */
 	struct render_state	*lines;		/* the block, one a file */
 	size_t			 nlines;
 	double			 origin;
@@ -239,8 +241,8 @@ emit(struct watch *ws, struct proc *p, struct watched *w, double now,
 	l.command = p->name;
 	l.fd = w->file.fd;
 	l.path = w->file.path;
-	l.numeric_fd = ws->opts->watch_fd < 0;
-	l.numeric_pid = ws->names != NULL;
+	l.numeric_fd = p->fd < 0;
+	l.numeric_pid = ws->names != NULL || ws->several;
 	l.between_samples = end != END_NONE && w->samples < 2;
 	l.sample_age = end != END_NONE && w->note[0] != '\0' ?
 	    now - w->seen_at : -1;
@@ -294,12 +296,17 @@ start(struct watch *ws, struct proc *p, struct watched *w,
 		snprintf(fallback, sizeof(fallback), "fd %d", f->fd);
 		shown = fallback;
 	}
-	/* by name, each line says whose it is */
-	if (p->name != NULL) {
-		len = strlen(p->name) + strlen(shown) + 16;
+	/* by name, or with several -d, each line says whose it is */
+	if (p->name != NULL || ws->several) {
+		len = (p->name != NULL ? strlen(p->name) : 0) + strlen(shown) +
+		    16;
 		if ((path = malloc(len)) == NULL)
 			report_err(1, "file list");
-		snprintf(path, len, "%s %d: %s", p->name, (int)p->pid, shown);
+		if (p->name != NULL)
+			snprintf(path, len, "%s %d: %s", p->name, (int)p->pid,
+			    shown);
+		else
+			snprintf(path, len, "%d: %s", (int)p->pid, shown);
 	}
 	w->label = report_label(ws->opts->name, path != NULL ? path : shown,
 	    ws->opts->prefix);
@@ -482,14 +489,14 @@ sample(struct watch *ws, struct proc *p, double now)
 	size_t n;
 	int error;
 
-	if ((error = procfd_list(p->pid, ws->opts->watch_fd, &got, &n)) != 0)
+	if ((error = procfd_list(p->pid, p->fd, &got, &n)) != 0)
 		return error;
 	if (!same_process(p)) {
 		procfd_free(got, n);
 		return ESRCH;
 	}
 	/* the one descriptor followed now holds another file: it closed */
-	if (ws->opts->watch_fd >= 0 && p->n == 1 && n == 1 &&
+	if (p->fd >= 0 && p->n == 1 && n == 1 &&
 	    (got[0].dev != p->files[0].file.dev ||
 	    got[0].ino != p->files[0].file.ino)) {
 		procfd_free(got, n);
@@ -592,12 +599,12 @@ refuse(pid_t pid, int fd, int error)
 }
 
 /*
- * Starts watching pid: held before its first listing, so that the listing
- * is of the held process.  Returns the first sample's error; on one, pid
- * is not watched.
+ * Starts watching pid (its descriptor fd, or -1: every file): held before
+ * its first listing, so that the listing is of the held process.  Returns
+ * the first sample's error; on one, pid is not watched.
  */
 static int
-add_proc(struct watch *ws, pid_t pid, const char *name, double now)
+add_proc(struct watch *ws, pid_t pid, int fd, const char *name, double now)
 {
 	struct proc *p;
 	int error;
@@ -611,6 +618,7 @@ add_proc(struct watch *ws, pid_t pid, const char *name, double now)
 	p = &ws->procs[ws->nprocs];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
+	p->fd = fd;
 	p->name = name;
 	p->hold = procfd_hold(pid);
 	ws->nprocs++;
@@ -652,7 +660,7 @@ find_more(struct watch *ws, double now)
 		/* the names outlive the list: they are the options' own */
 		for (size_t k = 0; k < ws->nnames && !known; k++)
 			if (strcmp(ws->names[k], found[i].name) == 0) {
-				error = add_proc(ws, found[i].pid,
+				error = add_proc(ws, found[i].pid, -1,
 				    ws->names[k], now);
 				if (error == EACCES || error == EPERM)
 					report_warnx("%s %d: its files may "
@@ -713,7 +721,7 @@ frame(struct watch *ws, double now)
 		struct proc *p = &ws->procs[i];
 
 		if (p->n == 0 && !p->told_none && ws->out->active &&
-		    ws->opts->watch_pid != 0)
+		    p->name == NULL)
 			report_warnx("process %d has no regular file or "
 			    "disk open: waiting for one", (int)p->pid);
 		p->told_none = p->n == 0;
@@ -722,34 +730,42 @@ frame(struct watch *ws, double now)
 	ws->phase++;
 }
 
-/* The processes to watch at the start: the one given, or those named. */
+/*
+ * The processes to watch at the start: each one given, and those of each
+ * name given; the usual copy tools when none is.
+ */
 static void
 begin(struct watch *ws)
 {
 	const struct options *opts = ws->opts;
+	const struct watch_target *t;
 	int error;
 
-	if (opts->watch_pid != 0) {
-		if ((error = add_proc(ws, (pid_t)opts->watch_pid, NULL,
+	ws->several = opts->nwatch_pids + opts->nwatch_names > 1;
+	for (size_t i = 0; i < opts->nwatch_pids; i++) {
+		t = &opts->watch_pids[i];
+		if ((error = add_proc(ws, (pid_t)t->pid, t->fd, NULL,
 		    ws->origin)) != 0)
-			refuse((pid_t)opts->watch_pid, opts->watch_fd, error);
-		return;
+			refuse((pid_t)t->pid, t->fd, error);
 	}
-	if (opts->watch_name != NULL) {
-		ws->names = &opts->watch_name;
-		ws->nnames = 1;
-	} else {
+	if (opts->nwatch_names > 0) {
+		ws->names = opts->watch_names;
+		ws->nnames = opts->nwatch_names;
+	} else if (opts->nwatch_pids == 0) {
 		ws->names = copy_tools;
 		ws->nnames = sizeof(copy_tools) / sizeof(copy_tools[0]);
 	}
-	if (!find_more(ws, ws->origin))
+	if (ws->names != NULL && !find_more(ws, ws->origin))
 		exit(1);
 	if (ws->nprocs == 0 && !opts->wait_for) {
-		if (opts->watch_name != NULL)
+		if (opts->nwatch_names == 1)
 			report_errx(1,
 			    "-d %s: no process of that name is running "
 			    "(--wait-for waits for one)",
-			    text_safe(opts->watch_name));
+			    text_safe(opts->watch_names[0]));
+		if (opts->nwatch_names > 1)
+			report_errx(1, "-d: no process of the names given is "
+			    "running (--wait-for waits for one)");
 		report_errx(1, "-d: none of the usual copy tools is running "
 		    "(--wait-for waits for one)");
 	}
@@ -771,14 +787,16 @@ sample_all(struct watch *ws, double now)
 
 		error = sample(ws, p, now);
 		/* the process, or the one descriptor followed, is done */
-		if (error == ESRCH || (opts->watch_fd >= 0 && (error == EBADF ||
+		if (error == ESRCH || (p->fd >= 0 && (error == EBADF ||
 		    error == PROCFD_NOT_FILE || p->n == 0)))
 			p->ended = error == ESRCH ? END_EXITED : END_CLOSED;
 		else if (error != 0) {
 			pid_t pid = p->pid;
 
+			int fd = p->fd;
+
 			finish(ws, END_INTERRUPTED);
-			refuse(pid, opts->watch_fd, error);
+			refuse(pid, fd, error);
 		} else
 			left++;
 	}
@@ -814,10 +832,11 @@ watch_run(const struct options *opts)
 	report_open(ws.out, STDERR_FILENO, !opts->numeric && !opts->json,
 	    opts->force, opts->width, opts->format);
 	if (ws.nprocs == 0)
-		report_info("-d: waiting for %s%s", opts->watch_name != NULL ?
-		    "a process named " : "one of the usual copy tools",
-		    opts->watch_name != NULL ? text_safe(opts->watch_name) :
-		    "");
+		report_info("-d: waiting for %s%s", opts->nwatch_names == 1 ?
+		    "a process named " : opts->nwatch_names > 1 ?
+		    "a process of the names given" :
+		    "one of the usual copy tools", opts->nwatch_names == 1 ?
+		    text_safe(opts->watch_names[0]) : "");
 	signals_install_display();
 	drawn = ws.origin - opts->interval;
 	for (;;) {

@@ -10,6 +10,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* -d PID[:FD]: a process, and one descriptor of it or (-1) every file. */
+struct watch_target {
+	long		  pid;
+	int		  fd;
+};
+
 struct options {
 	long long	  bufsize;	/* -b; 0 means derive it */
 	long long	  size;		/* -l; -1 means find it out */
@@ -51,9 +57,10 @@ struct options {
 	bool		  as_progress;	/* invoked as progress(1) */
 	const char	 *pidfile;	/* -P */
 	bool		  watching;	/* -d, with a value or without */
-	long		  watch_pid;	/* -d PID: the process, or 0 */
-	int		  watch_fd;	/* -d PID:FD, or -1: every file */
-	const char	 *watch_name;	/* -d NAME, or NULL */
+	struct watch_target *watch_pids; /* each -d PID[:FD], in order */
+	size_t		  nwatch_pids;
+	const char	**watch_names;	/* each -d NAME, in order */
+	size_t		  nwatch_names;
 	bool		  wait_for;	/* --wait-for: new ones too, until ^C */
 	int		  watch_open;	/* --reading 'r', --writing 'w', or 0 */
 	long		  remote_pid;	/* -R: the copy to change, or 0 */

@@ -233,4 +233,58 @@ check "a file ended short of its end: its sample's age in JSON" grep -q \
     "\"fd\":$fda,.*\"final\":true,\"result\":\"exited\",\"sample_age\":[0-9.]*}" \
     "$WORK/json"
 
+# Several -d: every process given is watched, each block named by its
+# PID; one that exits leaves, the others go on.  (Each holds a file at a
+# known offset: dd read exactly that much of it.)
+holder() {
+	sh -c 'exec 4<"$1"; dd bs="$2" count=1 <&4 >/dev/null 2>&1
+	    exec sleep 300' sh "$1" "$2" 3>&- &
+}
+at() { grep -q "^pos:[[:space:]]*$2\$" /proc/"$1"/fdinfo/4 2>/dev/null; }
+holder "$WORK/a" 1000
+h1=$!
+holder "$WORK/b" 2000
+h2=$!
+wait_until 60 at $h1 1000 && wait_until 60 at $h2 2000
+rm -f "$WORK/json"
+"$TACH" -d $h1 -d $h2 -d $h1 --format json -i 0.05 2>"$WORK/json" 3>&- &
+watcher=$!
+both() {
+	grep -q "^{\"pid\":$h1,\"fd\":4,\"path\":\"$WORK/a\",.*\"bytes\":1000," \
+	    "$WORK/json" &&
+	grep -q "^{\"pid\":$h2,\"fd\":4,\"path\":\"$WORK/b\",.*\"bytes\":2000," \
+	    "$WORK/json"
+}
+check "several -d: each process's file watched" wait_until 60 both
+kill $h1
+check "…one that exits ends its own lines" wait_until 60 grep -q \
+    "^{\"pid\":$h1,.*\"final\":true,\"result\":\"exited\"" "$WORK/json"
+check "…the others go on" running $watcher
+lines=$(grep -c "^{\"pid\":$h2," "$WORK/json")
+check "…and are still drawn" wait_until 60 sh -c \
+    "[ \$(grep -c '^{\"pid\":$h2,' '$WORK/json') -gt $lines ]"
+# (twice, each tick would have two objects of its file at one elapsed)
+once_a_tick() {
+	grep "^{\"pid\":$h1,\"fd\":4," "$WORK/json" | grep -v '"final":true' |
+	    cut -d, -f4 | sort | uniq -d >"$WORK/twice"
+	[ ! -s "$WORK/twice" ] && [ "$(grep -c "^{\"pid\":$h1,\"fd\":4," \
+	    "$WORK/json")" -gt 1 ]
+}
+check "…a PID given twice watched once" once_a_tick
+kill $h2
+wait $watcher
+check "…the last one's exit ends the watch with 0 ($?)" [ $? -eq 0 ]
+# the bar names each block by its PID
+holder "$WORK/a" 1000
+h1=$!
+holder "$WORK/b" 2000
+h2=$!
+wait_until 60 at $h1 1000 && wait_until 60 at $h2 2000
+"$TACH" -d $h1 -d $h2 --force -w 100 -i 0.05 2>"$WORK/bar" 3>&- &
+watcher=$!
+named() { grep -q "$h1: $WORK/a" "$WORK/bar" && grep -q "$h2: $WORK/b" "$WORK/bar"; }
+check "…each line named by its PID" wait_until 60 named
+kill $h1 $h2
+wait $watcher
+
 done_testing

@@ -169,7 +169,7 @@ usage_help_version(void **state)
 {
 	(void)state;
 	assert_int_equal(parse("tach", "--bogus", NULL), OPTIONS_USAGE);
-	assert_int_equal(parse("tach", "-X", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse("tach", "-j", NULL), OPTIONS_USAGE);
 	assert_string_equal(msg, "");
 	assert_int_equal(parse("tach", "-b", NULL), OPTIONS_USAGE);
 	assert_string_equal(msg, "");
@@ -273,19 +273,20 @@ watch(void **state)
 {
 	(void)state;
 	assert_int_equal(parse("tach", NULL), OPTIONS_RUN);
-	assert_int_equal(opts.watch_pid, 0);
-	assert_int_equal(opts.watch_fd, -1);
+	assert_int_equal(opts.nwatch_pids, 0);
+	assert_int_equal(opts.nwatch_names, 0);
 	assert_int_equal(parse("tach", "-d", "1234", "-n", "--stats", "-i",
 	    "0.5", "-N", "n", "-p", "p", "-w", "80", "-D", "1", "-e",
 	    "--force", NULL), OPTIONS_RUN);
-	assert_int_equal(opts.watch_pid, 1234);
-	assert_int_equal(opts.watch_fd, -1);
+	assert_int_equal(opts.nwatch_pids, 1);
+	assert_int_equal(opts.watch_pids[0].pid, 1234);
+	assert_int_equal(opts.watch_pids[0].fd, -1);
 	assert_int_equal(parse("tach", "--watchfd=7:0", NULL), OPTIONS_RUN);
-	assert_int_equal(opts.watch_pid, 7);
-	assert_int_equal(opts.watch_fd, 0);
+	assert_int_equal(opts.watch_pids[0].pid, 7);
+	assert_int_equal(opts.watch_pids[0].fd, 0);
 	assert_int_equal(parse("tach", "-d", "7:12", "--format", "json", NULL),
 	    OPTIONS_RUN);
-	assert_int_equal(opts.watch_fd, 12);
+	assert_int_equal(opts.watch_pids[0].fd, 12);
 	assert_true(opts.json);
 	for (const char **bad = (const char *[]){ "0", "7:", ":3",
 	    "99999999999", "7:99999999999", NULL };
@@ -298,19 +299,36 @@ watch(void **state)
 	for (const char **name = (const char *[]){ "cp", "7z", "x", "7:x",
 	    "rsync", NULL }; *name != NULL; name++) {
 		assert_int_equal(parse("tach", "-d", *name, NULL), OPTIONS_RUN);
-		assert_string_equal(opts.watch_name, *name);
-		assert_int_equal(opts.watch_pid, 0);
+		assert_int_equal(opts.nwatch_names, 1);
+		assert_string_equal(opts.watch_names[0], *name);
+		assert_int_equal(opts.nwatch_pids, 0);
 	}
+	/* every -d given is watched, in order, each once */
+	assert_int_equal(parse("tach", "-d", "12", "-d", "dd", "-d", "12:3",
+	    "-d", "12", "-d", "pv", "-d", "dd", "-d", "12:3", "-d", "9", NULL),
+	    OPTIONS_RUN);
+	assert_int_equal(opts.nwatch_pids, 3);
+	assert_int_equal(opts.watch_pids[0].pid, 12);
+	assert_int_equal(opts.watch_pids[0].fd, -1);
+	assert_int_equal(opts.watch_pids[1].pid, 12);
+	assert_int_equal(opts.watch_pids[1].fd, 3);
+	assert_int_equal(opts.watch_pids[2].pid, 9);
+	assert_int_equal(opts.nwatch_names, 2);
+	assert_string_equal(opts.watch_names[0], "dd");
+	assert_string_equal(opts.watch_names[1], "pv");
+	/* --wait-for waits for names: not with a PID among them */
+	assert_int_equal(parse("tach", "-d", "dd", "-d", "12", "--wait-for",
+	    NULL), OPTIONS_BAD);
 	/* a value that begins with - is the next option: -d alone */
 	assert_int_equal(parse("tach", "-d", "-1", NULL), OPTIONS_USAGE);
 	assert_int_equal(parse("tach", "-d-x", NULL), OPTIONS_BAD);
 	assert_int_equal(parse("tach", "-d", NULL), OPTIONS_RUN);
 	assert_true(opts.watching);
-	assert_null(opts.watch_name);
+	assert_int_equal(opts.nwatch_names, 0);
 	assert_int_equal(parse("tach", "-d", "-i", "0.5", "--wait-for",
 	    "--reading", NULL), OPTIONS_RUN);
 	assert_true(opts.watching && opts.wait_for);
-	assert_null(opts.watch_name);
+	assert_int_equal(opts.nwatch_names, 0);
 	assert_true(opts.interval == 0.5);
 	assert_int_equal(opts.watch_open, 'r');
 	assert_int_equal(parse("tach", "-i", "0.5", "-d", "--writing",
