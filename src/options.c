@@ -36,6 +36,7 @@ enum {
 	OPT_VERSION,
 	OPT_PV_RATE,
 	OPT_WAIT_FOR,
+	OPT_ONCE,
 	OPT_READING,
 	OPT_WRITING,
 	OPT_STALL_TIMEOUT,
@@ -63,6 +64,7 @@ static const struct option long_options[] = {
 	{ "delay-start",	required_argument, NULL, 'D' },
 	{ "watchfd",		required_argument, NULL, 'd' },
 	{ "wait-for",		no_argument,	   NULL, OPT_WAIT_FOR },
+	{ "once",		no_argument,	   NULL, OPT_ONCE },
 	{ "reading",		no_argument,	   NULL, OPT_READING },
 	{ "writing",		no_argument,	   NULL, OPT_WRITING },
 	{ "stall-timeout",	required_argument, NULL, OPT_STALL_TIMEOUT },
@@ -290,6 +292,8 @@ help(void)
 	    "the end\n"
 	    "      --wait-for          with -d NAME or -d: watch for new ones "
 	    "until ^C\n"
+	    "      --once              with -d: show where each file is, once, "
+	    "and exit\n"
 	    "      --reading           with -d: only files open for reading\n"
 	    "      --writing           with -d: only files open for writing\n"
 	    "      --help              show this help\n"
@@ -703,6 +707,7 @@ flag_option(struct options *opts, int ch)
 	case OPT_NO_SPLICE: opts->no_splice = true; break;
 	case OPT_STATS: opts->stats = true; break;
 	case OPT_WAIT_FOR: opts->wait_for = true; break;
+	case OPT_ONCE: opts->once = true; break;
 	case OPT_READING: opts->watch_open = 'r'; break;
 	case OPT_WRITING: opts->watch_open = 'w'; break;
 	default:
@@ -893,10 +898,19 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 	}
 	if (argc == 0 && opts->as_progress)
 		return OPTIONS_USAGE;
-	if ((opts->wait_for || opts->watch_open != 0) && !opts->watching) {
+	if ((opts->wait_for || opts->once || opts->watch_open != 0) &&
+	    !opts->watching) {
 		snprintf(msg, msglen, "%s goes with -d", opts->wait_for ?
-		    "--wait-for" : opts->watch_open == 'r' ? "--reading" :
-		    "--writing");
+		    "--wait-for" : opts->once ? "--once" :
+		    opts->watch_open == 'r' ? "--reading" : "--writing");
+		return OPTIONS_BAD;
+	}
+	/* one look: nothing to wait for, nothing over time */
+	if (opts->once && (opts->wait_for || opts->delay != 0 ||
+	    opts->stats)) {
+		snprintf(msg, msglen, "--once looks once: not with %s",
+		    opts->wait_for ? "--wait-for" : opts->delay != 0 ? "-D" :
+		    "--stats");
 		return OPTIONS_BAD;
 	}
 	if (opts->wait_for && opts->nwatch_pids > 0) {

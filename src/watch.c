@@ -814,6 +814,28 @@ sample_all(struct watch *ws, double now)
 	return true;
 }
 
+/*
+ * --once: where each file is, as one frame (-n and JSON too), its lines
+ * left on the screen; 1, with a message, when no file is to be seen.
+ */
+static int
+look_once(struct watch *ws)
+{
+	double now = clock_now();
+
+	if (all_files(ws) == 0)
+		report_errx(1, "-d: nothing to show: no regular file or disk "
+		    "is open in the processes watched");
+	for (size_t i = 0; i < ws->nprocs; i++)
+		for (size_t j = 0; j < ws->procs[i].n; j++)
+			emit(ws, &ws->procs[i], &ws->procs[i].files[j], now,
+			    END_NONE);
+	report_closing(ws->out);
+	draw(ws, now, true);
+	report_end(ws->out);
+	return 0;
+}
+
 int
 watch_run(const struct options *opts)
 {
@@ -831,6 +853,8 @@ watch_run(const struct options *opts)
 	lines_room(&ws);
 	report_open(ws.out, STDERR_FILENO, !opts->numeric && !opts->json,
 	    opts->force, opts->width, opts->format);
+	if (opts->once)
+		return look_once(&ws);
 	if (ws.nprocs == 0)
 		report_info("-d: waiting for %s%s", opts->nwatch_names == 1 ?
 		    "a process named " : opts->nwatch_names > 1 ?

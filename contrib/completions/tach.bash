@@ -41,7 +41,7 @@ _tach()
 		    --format= --no-splice --stall-timeout= --write-at= --read-at=
 		    --read-limit= --buffer-file= --store-and-forward=
 		    --output= --discard
-		    --stats --wait-for
+		    --stats --wait-for --once
 		    --reading --writing
 		    --help --version' \
 		    -- "$cur"))

@@ -67,6 +67,7 @@ complete -c tach -n 'not __tach_command' -l buffer-file -r -F -d 'with a buffer:
 complete -c tach -n 'not __tach_command' -l stall-timeout -x -d 'fail when nothing moves for this many seconds'
 complete -c tach -n 'not __tach_command' -l stats -d 'rate statistics and waits at the end'
 complete -c tach -n 'not __tach_command' -l wait-for -d 'with -d NAME: watch for new ones until ^C'
+complete -c tach -n 'not __tach_command' -l once -d 'with -d: show where each file is, once, and exit'
 complete -c tach -n 'not __tach_command' -l reading -d 'with -d: only files open for reading'
 complete -c tach -n 'not __tach_command' -l writing -d 'with -d: only files open for writing'
 complete -c tach -n 'not __tach_command' -l help -d 'show help'

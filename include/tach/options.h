@@ -62,6 +62,7 @@ struct options {
 	const char	**watch_names;	/* each -d NAME, in order */
 	size_t		  nwatch_names;
 	bool		  wait_for;	/* --wait-for: new ones too, until ^C */
+	bool		  once;		/* --once: one look, then exit */
 	int		  watch_open;	/* --reading 'r', --writing 'w', or 0 */
 	long		  remote_pid;	/* -R: the copy to change, or 0 */
 	char		**cmd;		/* NULL in filter mode */

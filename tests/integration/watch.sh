@@ -287,4 +287,31 @@ check "…each line named by its PID" wait_until 60 named
 kill $h1 $h2
 wait $watcher
 
+# --once: one look at everything watched, and exit 0; 1, saying why,
+# when there is nothing to show.
+holder "$WORK/a" 1000
+h1=$!
+wait_until 60 at $h1 1000
+"$TACH" -d $h1 --once --format json 2>"$WORK/json" 3>&-
+check "--once: exit 0 ($?)" [ $? -eq 0 ]
+check "…the file where it is" grep -q \
+    "^{\"pid\":$h1,\"fd\":4,\"path\":\"$WORK/a\",.*\"bytes\":1000,.*\"size\":3000000," \
+    "$WORK/json"
+check "…once" [ "$(grep -c "\"fd\":4," "$WORK/json")" -eq 1 ]
+check "…the process still running" running $h1
+"$TACH" -d $h1 --once --force -w 100 2>"$WORK/bar" 3>&-
+check "--once drawn: its line left" grep -q "$WORK/a .*1000 B" "$WORK/bar"
+kill $h1
+sleep 300 </dev/null >/dev/null 2>&1 3>&- &
+idle=$!
+"$TACH" -d $idle --once 2>"$WORK/err" 3>&-
+check "--once, no file open: exit 1 ($?)" [ $? -eq 1 ]
+check "…saying so" grep -q "^tach: -d: nothing to show" "$WORK/err"
+kill $idle
+for opt in "" "-d x --wait-for" "-d x -D 1" "-d x --stats"; do
+	# shellcheck disable=SC2086
+	"$TACH" $opt --once 2>"$WORK/err" 3>&-
+	check "--once ${opt:-without -d}: refused ($?)" [ $? -eq 1 ]
+done
+
 done_testing
