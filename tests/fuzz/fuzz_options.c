@@ -49,6 +49,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    (opts.stop_at_size && opts.size <= 0) ||
 	    (opts.as_progress && opts.cmd == NULL) ||
 	    opts.nfiles > (size_t)argc || (opts.as_progress && opts.nfiles > 1) ||
+	    opts.nwatch_pids + opts.nwatch_names > (size_t)argc ||
 	    (opts.separator != -1 && opts.separator != '\n' &&
 	    opts.separator != '\0')))
 		abort();
@@ -59,7 +60,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    opts.rate_limit != 0 || opts.width != 0 || opts.interval != 0.2 ||
 	    opts.delay != 0 || opts.stop_at_size || opts.wait ||
 	    opts.skip_errors || opts.sync || opts.no_splice ||
-	    opts.separator != -1 || opts.watch_pid != 0))
+	    opts.separator != -1 || opts.nwatch_pids != 0 ||
+	    opts.nwatch_names != 0 || opts.store != NULL ||
+	    opts.output != NULL || opts.discard || opts.buffer_file != NULL ||
+	    opts.once))
 		abort();
 	options_free(&opts);
 	free(text);
