@@ -24,7 +24,7 @@ expect_fail 1 "buffer size \`99999999999999999999': Result too large" \
 expect_fail 1 "input size \`12q': illegal number" "$TACH" -l 12q
 expect_fail 1 "unrecognized option" "$TACH" --bogus
 expect_fail 1 "usage: tach" "$TACH" --bogus
-expect_fail 1 "invalid option -- 'X'" "$TACH" -X
+expect_fail 1 "invalid option -- 'j'" "$TACH" -j
 expect_fail 1 "interval \`0': not a number of seconds" "$TACH" -i 0
 expect_fail 1 "width 0 is less than 1" "$TACH" -w 0
 

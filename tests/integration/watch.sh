@@ -304,6 +304,8 @@ check "--once drawn: its line left" grep -q "$WORK/a .*1000 B" "$WORK/bar"
 kill $h1
 sleep 300 </dev/null >/dev/null 2>&1 3>&- &
 idle=$!
+# (until it is sleep, it is a copy of this shell, with this script open)
+wait_until 60 grep -qx sleep /proc/$idle/comm
 "$TACH" -d $idle --once 2>"$WORK/err" 3>&-
 check "--once, no file open: exit 1 ($?)" [ $? -eq 1 ]
 check "…saying so" grep -q "^tach: -d: nothing to show" "$WORK/err"
