@@ -583,6 +583,7 @@ main(int argc, char *argv[])
 	const char *reason;
 	size_t next = 0;
 	bool skipped;
+	int status;
 
 	standard_fds_open();
 	compat_title_init(argc, argv);
@@ -600,8 +601,11 @@ main(int argc, char *argv[])
 	/* once the file is there, -R with its PID is heard */
 	if (opts.pidfile != NULL)
 		pidfile_publish(opts.pidfile);
-	if (opts.watching)
-		return watch_run(&opts);
+	if (opts.watching) {
+		status = watch_run(&opts);
+		options_free(&opts);
+		return status;
+	}
 	open_output(&opts);
 	if (!open_next(&in, &opts, &next, &run.failed)) {
 		if (signals_fatal() != 0)

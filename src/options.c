@@ -483,9 +483,12 @@ watch_arg(struct options *opts, int argc, const char *text, char *msg,
 	    calloc((size_t)argc, sizeof(*opts->watch_names))) == NULL))
 		report_err(1, "-d list");
 	if (text[strspn(text, "0123456789:")] != '\0') {
-		for (size_t i = 0; i < opts->nwatch_names; i++)
-			if (strcmp(opts->watch_names[i], text) == 0)
+		for (size_t i = 0; i < opts->nwatch_names; i++) {
+			const char *given = opts->watch_names[i];
+
+			if (given != NULL && strcmp(given, text) == 0)
 				return true;
+		}
 		opts->watch_names[opts->nwatch_names++] = text;
 		return true;
 	}

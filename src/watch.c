@@ -758,7 +758,7 @@ begin(struct watch *ws)
 	if (ws->names != NULL && !find_more(ws, ws->origin))
 		exit(1);
 	if (ws->nprocs == 0 && !opts->wait_for) {
-		if (opts->nwatch_names == 1)
+		if (opts->nwatch_names == 1 && opts->watch_names != NULL)
 			report_errx(1,
 			    "-d %s: no process of that name is running "
 			    "(--wait-for waits for one)",
@@ -833,6 +833,21 @@ look_once(struct watch *ws)
 	report_closing(ws->out);
 	draw(ws, now, true);
 	report_end(ws->out);
+	/* what the watch holds, let go without the ends' outputs */
+	for (size_t i = 0; i < ws->nprocs; i++) {
+		struct proc *p = &ws->procs[i];
+
+		for (size_t j = 0; j < p->n; j++) {
+			stats_free(&p->files[j].rates.rates);
+			free(p->files[j].label);
+			free(p->files[j].file.path);
+		}
+		free(p->files);
+		if (p->hold >= 0)
+			close(p->hold);
+	}
+	free(ws->procs);
+	free(ws->lines);
 	return 0;
 }
 
@@ -859,7 +874,8 @@ watch_run(const struct options *opts)
 		report_info("-d: waiting for %s%s", opts->nwatch_names == 1 ?
 		    "a process named " : opts->nwatch_names > 1 ?
 		    "a process of the names given" :
-		    "one of the usual copy tools", opts->nwatch_names == 1 ?
+		    "one of the usual copy tools", opts->nwatch_names == 1 &&
+		    opts->watch_names != NULL ?
 		    text_safe(opts->watch_names[0]) : "");
 	signals_install_display();
 	drawn = ws.origin - opts->interval;
