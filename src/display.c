@@ -103,6 +103,10 @@ state_at(struct display *d, double t, bool final, struct report_line *l,
 	s->unit = d->unit;
 	s->size = d->size;
 	s->rate = meter_rate(&d->meter, METER_RATE_WINDOW);
+	if (s->rate > d->rate_max)
+		d->rate_max = s->rate;
+	s->gauge = d->gauge;
+	s->rate_max = d->rate_max;
 	s->average = meter_average(&d->meter);
 	s->elapsed = t;
 	s->eta = meter_eta(progress, d->size);
@@ -199,13 +203,6 @@ display_clear(struct display *d)
 	report_clear(&d->out);
 }
 
-/* What a byte count is shown in: bytes, or bits with --bits. */
-static enum render_unit
-byte_unit(const struct display *d)
-{
-	return d->unit == RENDER_BITS ? RENDER_BITS : RENDER_BYTES;
-}
-
 /* -N's name for a line on stderr, escaped, or NULL. */
 static const char *
 whose(const struct display *d)
@@ -221,8 +218,8 @@ report_now(struct display *d)
 	double t = transfer_clock(d);
 	uint64_t bytes = d->relay->bytes, records = d->relay->records;
 
-	render_amount((double)bytes, byte_unit(d), amount, sizeof(amount));
-	render_amount(t > 0 ? (double)bytes / t : 0, byte_unit(d), rate,
+	render_amount((double)bytes, d->byte_unit, amount, sizeof(amount));
+	render_amount(t > 0 ? (double)bytes / t : 0, d->byte_unit, rate,
 	    sizeof(rate));
 	if (d->lines)
 		snprintf(lines, sizeof(lines), "%llu lines, ",
@@ -276,15 +273,16 @@ display_start(struct display *d, const struct options *opts,
 	d->json = opts->json;
 	d->stats = opts->stats;
 	d->lines = opts->separator != -1;
-	d->unit = d->lines ? RENDER_LINES : opts->bits ? RENDER_BITS :
-	    RENDER_BYTES;
+	d->byte_unit = options_byte_unit(opts);
+	d->unit = d->lines ? RENDER_LINES : d->byte_unit;
 	d->origin = clock_now();
 	meter_init(&d->meter);
 	meter_init(&d->position);
 	meter_init(&d->intake);
 	/* -n and --format json replace the bar, as pv -n does */
 	report_open(&d->out, fd, !opts->quiet && !machine, opts->force,
-	    opts->width, opts->format);
+	    opts->width, opts->format, opts->bar_style);
+	d->gauge = opts->gauge;
 	/*
 	 * -L needs ^Z seen, so a stop earns no burst, and --stall-timeout
 	 * needs SIGCONT seen, so a stop is no stall.  Undrawn, a slow tick
@@ -398,13 +396,13 @@ print_stats(struct display *d, double t)
 	struct relay_fill f;
 	char most[32], size[32];
 
-	report_moved(name, r->bytes, byte_unit(d), t, NULL);
+	report_moved(name, r->bytes, d->byte_unit, t, NULL);
 	if (d->lines)
 		report_moved(name, r->records, RENDER_LINES, t, NULL);
 	report_rates(name, &d->rates, d->interval, d->unit);
 	if (relay_fill(r, &f)) {
-		render_amount((double)f.most, RENDER_BYTES, most, sizeof(most));
-		render_amount((double)f.size, RENDER_BYTES, size, sizeof(size));
+		render_amount((double)f.most, d->byte_unit, most, sizeof(most));
+		render_amount((double)f.size, d->byte_unit, size, sizeof(size));
 		report_info("%s%sbuffer: at most %s of %s (%d%%), full %.3f s, "
 		    "empty %.3f s", name != NULL ? name : "",
 		    name != NULL ? ": " : "", most, size,

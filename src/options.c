@@ -75,6 +75,9 @@ static const struct option long_options[] = {
 	{ "store-and-forward",	required_argument, NULL, 'U' },
 	{ "output",		required_argument, NULL, 'o' },
 	{ "discard",		no_argument,	   NULL, 'X' },
+	{ "si",			no_argument,	   NULL, 'k' },
+	{ "bar-style",		required_argument, NULL, 'u' },
+	{ "gauge",		no_argument,	   NULL, 'g' },
 	{ "skip-errors",	no_argument,	   NULL, 'E' },
 	{ "stop-at-size",	no_argument,	   NULL, 'S' },
 	{ "wait",		no_argument,	   NULL, 'W' },
@@ -138,17 +141,18 @@ usage(bool as_progress)
 		    "       %*s [-p prefix] cmd [args...]\n", name, pad, "");
 	else
 		fprintf(stderr,
-		    "usage: %s [-0cEenqSWYz] [-b size] [-D seconds] [-f file]... "
-		    "[-i seconds]\n"
-		    "       %*s [-L rate] [-l length] [-N name] [-P pidfile] "
-		    "[-p prefix]\n"
-		    "       %*s [-w width] [-F format | --format json] "
+		    "usage: %s [-0cEegknqSWXYz] [-b size] [-D seconds] "
+		    "[-f file]... [-i seconds]\n"
+		    "       %*s [-L rate] [-l length] [-N name] [-o file] "
+		    "[-P pidfile] [-p prefix]\n"
+		    "       %*s [-U file] [-u style] "
+		    "[-w width] [-F format | --format json] "
 		    "[--force]\n"
 		    "       %*s [--line-mode] [--no-splice] [--stats] "
 		    "[cmd [args ...]]\n"
-		    "       %s -d [pid[:fd] | name] [-en] [-D seconds] "
+		    "       %s -d [pid[:fd] | name] [-egkn] [-D seconds] "
 		    "[-i seconds] [-N name]\n"
-		    "       %*s [-P pidfile] [-p prefix] [-w width] "
+		    "       %*s [-P pidfile] [-p prefix] [-u style] [-w width] "
 		    "[-F format | --format json]\n"
 		    "       %*s [--force] [--reading | --writing] [--stats] "
 		    "[--wait-for]\n"
@@ -233,7 +237,14 @@ help(void)
 	    "repeat it\n"
 	    "                          to read several files in turn, as "
 	    "cat does\n"
+	    "  -g, --gauge             no size known: a bar of the rate "
+	    "against the\n"
+	    "                          highest it has been\n"
 	    "  -i, --interval SEC      seconds between redraws (default 0.2)\n"
+	    "  -k, --si                amounts in powers of 1000 (1 MB is "
+	    "10^6 bytes),\n"
+	    "                          and in the sizes after it (1m; 1MiB "
+	    "stays 2^20)\n"
 	    "  -L, --rate-limit RATE   move at most RATE bytes a second (lines "
 	    "with\n"
 	    "                          --line-mode, unless RATE ends in B: "
@@ -257,6 +268,9 @@ help(void)
 	    "- for a\n"
 	    "                          file of no name), then send it on, its "
 	    "size known\n"
+	    "  -u, --bar-style STYLE   the bar: block (the default), plain "
+	    "(=>), or shaded;\n"
+	    "                          granular is block, which has eighths\n"
 	    "  -W, --wait              draw nothing until data moves and "
 	    "is read\n"
 	    "  -w, --width N           draw N columns wide\n"
@@ -543,6 +557,9 @@ not_taken(const struct options *opts, bool remote)
 		{ opts->watching, "-d", true, false },
 		{ opts->numeric, "-n", true, false },
 		{ opts->bits, "-8", true, false },
+		{ opts->si, "-k", true, true },	/* -R: for -L's value */
+		{ opts->bar_style != RENDER_BLOCK, "-u", true, false },
+		{ opts->gauge, "-g", true, false },
 		{ opts->json, "--format json", true, false },
 		{ opts->format != NULL, "-F", true, true },
 		{ opts->stats, "--stats", true, false },
@@ -697,6 +714,8 @@ flag_option(struct options *opts, int ch)
 	case 'n': opts->numeric = true; break;
 	case 'q': opts->quiet = true; break;
 	case 'X': opts->discard = true; break;
+	case 'k': opts->si = true; break;
+	case 'g': opts->gauge = true; break;
 	case 'S': opts->stop_at_size = true; break;
 	case 'W': opts->wait = true; break;
 	case 'Y': opts->sync = true; break;
@@ -732,6 +751,26 @@ hint_line_mode(const struct options *opts, const char *arg, char *msg,
 		    "; pv's -l is --line-mode here");
 }
 
+/* -u: pv's four names; granular is block, which draws eighths already. */
+static bool
+style_arg(const char *arg, enum render_style *style, char *msg,
+    size_t msglen)
+{
+	const struct { const char *name; enum render_style style; } names[] = {
+		{ "block", RENDER_BLOCK }, { "granular", RENDER_BLOCK },
+		{ "plain", RENDER_PLAIN }, { "shaded", RENDER_SHADED },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(arg, names[i].name) == 0) {
+			*style = names[i].style;
+			return true;
+		}
+	snprintf(msg, msglen, "-u `%s': not plain, block, granular or "
+	    "shaded", arg);
+	return false;
+}
+
 /*
  * An option with an argument: takes it and returns true, or false with
  * msg saying why the value is bad.
@@ -745,7 +784,7 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 
 	switch (ch) {
 	case 'b':
-		return size_arg("buffer size", arg, 1, LLONG_MAX,
+		return size_arg("buffer size", arg, opts->si, 1, LLONG_MAX,
 		    &opts->bufsize, msg, msglen);
 	case 'D':
 		return seconds_arg("delay", arg, 0, &opts->delay, msg, msglen);
@@ -763,7 +802,7 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 		opts->buffer_file = arg;
 		return true;
 	case OPT_READ_LIMIT:
-		return size_arg("read limit", arg, 1, LLONG_MAX,
+		return size_arg("read limit", arg, opts->si, 1, LLONG_MAX,
 		    &opts->read_limit, msg, msglen);
 	case OPT_STALL_TIMEOUT:
 		return seconds_arg("stall timeout", arg, 0.1,
@@ -788,12 +827,12 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 		/* line mode counts lines; 1MiB or 64KB still means bytes */
 		opts->rate_in_bytes = arg[0] != '\0' &&
 		    arg[strlen(arg) - 1] == 'B';
-		return size_arg("rate limit", arg, 1, LLONG_MAX,
+		return size_arg("rate limit", arg, opts->si, 1, LLONG_MAX,
 		    &opts->rate_limit, msg, msglen);
 	case 'l':
 		if (arg[0] == '@' && !opts->as_progress)
 			return size_of_file(arg + 1, &opts->size, msg, msglen);
-		if (!(ok = size_arg("input size", arg, 0, LLONG_MAX,
+		if (!(ok = size_arg("input size", arg, opts->si, 0, LLONG_MAX,
 		    &opts->size, msg, msglen)))
 			hint_line_mode(opts, arg, msg, msglen);
 		return ok;
@@ -820,9 +859,11 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 	case 'p':
 		opts->prefix = arg;
 		return true;
+	case 'u':
+		return style_arg(arg, &opts->bar_style, msg, msglen);
 	case 'w':
-		ok = size_arg("width", arg, 1, RENDER_WIDTH_MAX, &n, msg,
-		    msglen);
+		ok = size_arg("width", arg, false, 1, RENDER_WIDTH_MAX, &n,
+		    msg, msglen);
 		opts->width = (int)n;
 		return ok;
 	}
@@ -1039,4 +1080,10 @@ options_get(struct options *opts, int argc, char *argv[])
 	case OPTIONS_BAD:
 		report_errx(1, "%s", msg);
 	}
+}
+
+enum render_unit
+options_byte_unit(const struct options *opts)
+{
+	return opts->bits ? RENDER_BITS : opts->si ? RENDER_SI : RENDER_BYTES;
 }

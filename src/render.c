@@ -82,8 +82,9 @@ void
 render_amount(double value, enum render_unit unit, char *buf, size_t buflen)
 {
 	static const char units[] = "kMGTPE";
-	const char *sep = unit == RENDER_BITS ? " " : "";
-	const char *name = unit == RENDER_BITS ? "b" : " lines";
+	const char *sep = unit == RENDER_LINES ? "" : " ";
+	const char *name = unit == RENDER_BITS ? "b" : unit == RENDER_SI ?
+	    "B" : " lines";
 	int u = -1;
 
 	if (unit == RENDER_BYTES) {
@@ -162,7 +163,8 @@ render_time_cols(const struct render_state *s, int cols)
 static int
 amount_cols(enum render_unit unit)
 {
-	return unit == RENDER_LINES ? 11 : unit == RENDER_BITS ? 7 : 8;
+	return unit == RENDER_LINES ? 11 : unit == RENDER_BITS ||
+	    unit == RENDER_SI ? 7 : 8;
 }
 
 /*
@@ -193,35 +195,67 @@ add(struct field *f, int *n, enum kind kind, int priority, const char *fmt,
 	x->cols = kind == TEXT ? (int)strlen(x->text) : BAR_MIN;
 }
 
+/*
+ * How full the bar is: done of size, or -g's rate of the highest seen;
+ * -1: no bar (the activity indicator while live).
+ */
+static double
+bar_fill(const struct render_state *s)
+{
+	if (s->size > 0)
+		return (double)s->done / (double)s->size;
+	if (s->gauge && !s->final) {
+		double f = s->rate_max > 0 ? s->rate / s->rate_max : 0;
+
+		return f > 1 ? 1 : f >= 0 ? f : 0;	/* NaN too */
+	}
+	return -1;
+}
+
+/* The whole percent beside it, computed as progress(1) does with a size. */
+static int
+bar_percent(const struct render_state *s, double fill)
+{
+	double pct = s->size > 0 ? (double)s->done * 100 / (double)s->size :
+	    fill * 100;
+
+	return pct > 100 ? 100 : (int)pct;
+}
+
 static void
-draw_bar(struct out *o, const struct render_state *s, int cols,
+draw_bar(struct out *o, double fraction, int cols,
     const struct render_caps *caps)
 {
 	static const char *eighths[] = { "", "\xe2\x96\x8f", "\xe2\x96\x8e",
 	    "\xe2\x96\x8d", "\xe2\x96\x8c", "\xe2\x96\x8b", "\xe2\x96\x8a",
 	    "\xe2\x96\x89" };
-	int cells = cols - 2, full, part;
-	double fraction = (double)s->done / (double)s->size;
+	static const char *shades[] = { "", "\xe2\x96\x91", "\xe2\x96\x92",
+	    "\xe2\x96\x93" };
+	bool plain = !caps->utf8 || caps->style == RENDER_PLAIN;
+	const char **parts = caps->style == RENDER_SHADED ? shades : eighths;
+	int cells = cols - 2, steps = parts == shades ? 4 : 8, full, part;
 	long long units;
 
+	if (!(fraction > 0))
+		fraction = 0;
 	if (fraction > 1)
 		fraction = 1;
-	units = (long long)(fraction * cells * 8);
-	full = (int)(units / 8);
-	part = (int)(units % 8);
+	units = (long long)(fraction * cells * steps);
+	full = (int)(units / steps);
+	part = (int)(units % steps);
 	put(o, "[", 1);
 	put(o, caps->colour_on, strlen(caps->colour_on));
-	if (caps->utf8) {
+	if (!plain) {
 		put_repeat(o, "\xe2\x96\x88", full);
 		if (part > 0)
-			put(o, eighths[part], 3);
+			put(o, parts[part], 3);
 	} else {
 		put_repeat(o, "=", full);
 		if (full < cells)
 			put(o, part > 0 ? ">" : " ", 1);
 	}
 	put(o, caps->colour_off, strlen(caps->colour_off));
-	put_repeat(o, " ", cells - full - (part > 0 || (!caps->utf8 &&
+	put_repeat(o, " ", cells - full - (part > 0 || (plain &&
 	    full < cells) ? 1 : 0));
 	put(o, "]", 1);
 }
@@ -257,11 +291,10 @@ fields_of(const struct render_state *s, struct field *f)
 	char num[32], txt[40];
 	int n = 0;
 	bool known = s->size > 0;
+	double fill = bar_fill(s);
 
-	if (known) {
-		double pct = (double)s->done * 100 / (double)s->size;
-
-		snprintf(txt, sizeof(txt), "%3d%%", pct > 100 ? 100 : (int)pct);
+	if (fill >= 0) {
+		snprintf(txt, sizeof(txt), "%3d%%", bar_percent(s, fill));
 		add(f, &n, TEXT, 10, "%s", txt);
 		add(f, &n, BAR, 8, "%s", "");
 	}
@@ -300,7 +333,7 @@ fields_of(const struct render_state *s, struct field *f)
 		snprintf(txt, sizeof(txt), "ETA %*s", time_cols(s), num);
 		add(f, &n, TEXT, 9, "%s", txt);
 	}
-	if (!known && !s->final)
+	if (fill < 0 && !s->final)
 		add(f, &n, ACTIVITY, 5, "%s", "");
 	if (s->note != NULL)
 		add(f, &n, TEXT, NOTE_PRIORITY, "%s", s->note);
@@ -466,7 +499,8 @@ render_line(const struct render_state *s, int width,
 			put(&o, f[i].text, strlen(f[i].text));
 		else {
 			if (f[i].kind == BAR)
-				draw_bar(&o, s, f[i].cols + bar_extra, caps);
+				draw_bar(&o, bar_fill(s), f[i].cols + bar_extra,
+				    caps);
 			else
 				draw_activity(&o, s, f[i].cols + bar_extra);
 			extra -= bar_extra;
@@ -619,17 +653,15 @@ format_bar(struct out *o, const struct render_state *s, int cols,
     const struct render_caps *caps)
 {
 	char pct[8];
-	double fraction;
+	double fraction = bar_fill(s);
 
-	if (s->size == 0) {
+	if (fraction < 0) {
 		draw_activity(o, s, cols);
 		return;
 	}
-	fraction = (double)s->done * 100 / (double)s->size;
-	snprintf(pct, sizeof(pct), "%3d%% ", fraction > 100 ? 100 :
-	    (int)fraction);
+	snprintf(pct, sizeof(pct), "%3d%% ", bar_percent(s, fraction));
 	put(o, pct, strlen(pct));
-	draw_bar(o, s, cols - (int)strlen(pct), caps);
+	draw_bar(o, fraction, cols - (int)strlen(pct), caps);
 }
 
 /*

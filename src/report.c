@@ -39,7 +39,7 @@ same_terminal(int a, int b)
 
 void
 report_open(struct reporter *r, int fd, bool draw, bool forced, int width,
-    const char *format)
+    const char *format, enum render_style style)
 {
 	const char *no_colour = getenv("NO_COLOR");
 
@@ -52,6 +52,7 @@ report_open(struct reporter *r, int fd, bool draw, bool forced, int width,
 	r->format = format;
 	r->active = draw && (forced || r->tty);
 	r->caps.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	r->caps.style = style;
 	r->caps.colour_on = r->term.colour_on;
 	r->caps.colour_off = r->term.colour_off;
 	/* a file or pipe gets plain lines, with no escape sequences */

@@ -26,11 +26,15 @@ checked_mul(long long a, long long b, long long *out)
 	return 0;
 }
 
-/* One factor: a base-10 integer and an optional unit suffix. */
+/*
+ * One factor: a base-10 integer and an optional unit suffix, whose k, m,
+ * g and t are powers of 1000 with si (pv's -k), but KiB, MiB... never.
+ */
 static enum size_error
-parse_factor(const char *s, const char **end, long long *value)
+parse_factor(const char *s, bool si, const char **end, long long *value)
 {
 	long long n, unit = 1;
+	int kilo;
 	char *p;
 
 	errno = 0;
@@ -39,6 +43,9 @@ parse_factor(const char *s, const char **end, long long *value)
 		return SIZE_ILLEGAL;
 	if (errno == ERANGE)
 		return SIZE_OVERFLOW;
+	/* KiB is 1024 bytes whatever -k says */
+	kilo = si && *p != '\0' && strncmp(p + 1, "iB", 2) != 0 ? 1000 :
+	    1024;
 	switch (*p) {
 	case 'b':
 		unit = 512;
@@ -49,16 +56,16 @@ parse_factor(const char *s, const char **end, long long *value)
 		p++;
 		break;
 	case 't': case 'T':
-		unit <<= 10;
+		unit *= kilo;
 		/* FALLTHROUGH */
 	case 'g': case 'G':
-		unit <<= 10;
+		unit *= kilo;
 		/* FALLTHROUGH */
 	case 'm': case 'M':
-		unit <<= 10;
+		unit *= kilo;
 		/* FALLTHROUGH */
 	case 'k': case 'K':
-		unit <<= 10;
+		unit *= kilo;
 		p++;
 		if (strncmp(p, "iB", 2) == 0)
 			p += 2;
@@ -76,7 +83,8 @@ parse_factor(const char *s, const char **end, long long *value)
 }
 
 enum size_error
-size_parse(const char *text, long long min, long long max, long long *value)
+size_parse(const char *text, bool si, long long min, long long max,
+    long long *value)
 {
 	const char *p = text;
 	long long product = 1, factor;
@@ -84,7 +92,7 @@ size_parse(const char *text, long long min, long long max, long long *value)
 	int i;
 
 	for (i = 0; i < MAX_FACTORS; i++) {
-		if ((e = parse_factor(p, &p, &factor)) != SIZE_OK)
+		if ((e = parse_factor(p, si, &p, &factor)) != SIZE_OK)
 			return e;
 		if (checked_mul(product, factor, &product) == -1)
 			return SIZE_OVERFLOW;
@@ -104,11 +112,11 @@ size_parse(const char *text, long long min, long long max, long long *value)
 }
 
 bool
-size_arg(const char *what, const char *text, long long min, long long max,
-    long long *value, char *msg, size_t msglen)
+size_arg(const char *what, const char *text, bool si, long long min,
+    long long max, long long *value, char *msg, size_t msglen)
 {
 	*value = 0;
-	switch (size_parse(text, min, max, value)) {
+	switch (size_parse(text, si, min, max, value)) {
 	case SIZE_OK:
 		return true;
 	case SIZE_ILLEGAL:

@@ -38,6 +38,7 @@ struct watched {
 	double			 since;		/* when first seen */
 	uint64_t		 first;		/* its offset then */
 	struct meter		 meter;		/* offset - first, since then */
+	double			 rate_max;	/* -g: its highest rate yet */
 	struct stats_intervals	 rates;		/* --stats */
 	bool			 present;	/* in the latest sample */
 	bool			 grown;		/* its size grew: no known end */
@@ -115,13 +116,6 @@ size_of(const struct watched *w)
 	return w->file.writing || w->grown ? 0 : w->file.size;
 }
 
-/* What the amounts show: bytes, or bits with -8. */
-static enum render_unit
-unit_of(const struct watch *ws)
-{
-	return ws->opts->bits ? RENDER_BITS : RENDER_BYTES;
-}
-
 static void
 state_at(const struct watch *ws, struct watched *w, double now, bool final,
     struct render_state *s)
@@ -135,6 +129,10 @@ state_at(const struct watch *ws, struct watched *w, double now, bool final,
 	s->done = w->position;
 	s->size = size;
 	s->rate = meter_rate(&w->meter, METER_RATE_WINDOW);
+	if (s->rate > w->rate_max)
+		w->rate_max = s->rate;
+	s->gauge = ws->opts->gauge;
+	s->rate_max = w->rate_max;
 	s->average = meter_average(&w->meter);
 	s->elapsed = now - w->since;
 	/* the meter counts from where the file was when first seen */
@@ -144,7 +142,7 @@ state_at(const struct watch *ws, struct watched *w, double now, bool final,
 	s->final = final;
 	s->note = final && w->note[0] != '\0' ? w->note : NULL;
 	s->phase = ws->phase;
-	s->unit = unit_of(ws);
+	s->unit = options_byte_unit(ws->opts);
 	s->name = ws->opts->name;
 	s->waiting = -1;
 	if (clock_gettime(CLOCK_REALTIME, &wall) == 0)
@@ -177,9 +175,9 @@ print_stats(struct watch *ws, struct proc *p, struct watched *w, double now)
 		return;
 	}
 	snprintf(at, sizeof(at), "at %llu", (unsigned long long)w->position);
-	report_moved(whose(p, w, who, sizeof(who)), moved(w), unit_of(ws),
+	report_moved(whose(p, w, who, sizeof(who)), moved(w), options_byte_unit(ws->opts),
 	    now - w->since, at);
-	report_rates(who, &w->rates, ws->opts->interval, unit_of(ws));
+	report_rates(who, &w->rates, ws->opts->interval, options_byte_unit(ws->opts));
 }
 
 /* The files of every process: the block's lines. */
@@ -867,7 +865,7 @@ watch_run(const struct options *opts)
 	begin(&ws);
 	lines_room(&ws);
 	report_open(ws.out, STDERR_FILENO, !opts->numeric && !opts->json,
-	    opts->force, opts->width, opts->format);
+	    opts->force, opts->width, opts->format, opts->bar_style);
 	if (opts->once)
 		return look_once(&ws);
 	if (ws.nprocs == 0)

@@ -12,6 +12,9 @@ _tach()
 	-F|--format)
 		COMPREPLY=($(compgen -W 'json' -- "$cur"))
 		return ;;
+	-u|--bar-style)
+		COMPREPLY=($(compgen -W 'block plain granular shaded' -- "$cur"))
+		return ;;
 	-d|--watchfd|-R|--remote)
 		_pids
 		return ;;
@@ -23,7 +26,7 @@ _tach()
 	# after the first operand, complete the command and its arguments
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		-f|-b|-D|-d|-F|-i|-L|-l|-N|-o|-P|-p|-R|-U|-w|--file|--buffer-size|--delay-start|--watchfd|--interval|--rate-limit|--size|--name|--pidfile|--prefix|--remote|--width|--format|--stall-timeout|--write-at|--read-at|--read-limit|--buffer-file|--store-and-forward|--output)
+		-f|-b|-D|-d|-F|-i|-L|-l|-N|-o|-P|-p|-R|-U|-u|-w|--bar-style|--file|--buffer-size|--delay-start|--watchfd|--interval|--rate-limit|--size|--name|--pidfile|--prefix|--remote|--width|--format|--stall-timeout|--write-at|--read-at|--read-limit|--buffer-file|--store-and-forward|--output)
 			((i++)) ;;
 		-*) ;;
 		*)
@@ -32,15 +35,15 @@ _tach()
 		esac
 	done
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W '-0 -8 -b -c -D -d -E -e -F -f -i -L -l -N -n
-		    -o -P -p -q -R -S -U -W -w -X -Y -z --null --bits --buffer-size= --cursor
+		COMPREPLY=($(compgen -W '-0 -8 -b -c -D -d -E -e -F -f -g -i -k -L -l -N -n
+		    -o -P -p -q -R -S -U -u -W -w -X -Y -z --null --bits --buffer-size= --cursor
 		    --delay-start= --watchfd= --pidfile= --remote=
 		    --skip-errors --stderr --file= --sync --line-mode
 		    --interval= --rate-limit= --size= --name= --numeric --prefix=
 		    --quiet --stop-at-size --wait --width= --decompress --force
 		    --format= --no-splice --stall-timeout= --write-at= --read-at=
 		    --read-limit= --buffer-file= --store-and-forward=
-		    --output= --discard
+		    --output= --discard --si --bar-style= --gauge
 		    --stats --wait-for --once
 		    --reading --writing
 		    --help --version' \

@@ -14,13 +14,13 @@ function __tach_command
             case -b --buffer-size -D --delay-start -d --watchfd -F --format \
                     -f --file -i --interval -L --rate-limit -l --size \
                     -N --name -P --pidfile -p --prefix -R --remote -w --width \
-                    -U --store-and-forward -o --output \
+                    -U --store-and-forward -o --output -u --bar-style \
                     --stall-timeout --write-at --read-at --read-limit \
                     --buffer-file
                 set -e words[1]
             case '-*'
                 # run together, the last letter's argument is the next word
-                string match -rq -- '^-[0cEenqSWXYz]*[bDdFfiLlNoPpRUw]$' $words[1]
+                string match -rq -- '^-[08cEegknqSWXYz]*[bDdFfiLlNoPpRUuw]$' $words[1]
                 and set -e words[1]
             case '*'
                 break
@@ -39,7 +39,9 @@ complete -c tach -n 'not __tach_command' -s d -l watchfd -x -a '(__fish_complete
 complete -c tach -n 'not __tach_command' -s E -l skip-errors -d 'zeros for unreadable blocks'
 complete -c tach -n 'not __tach_command' -s e -l stderr -d 'draw on stderr in command mode'
 complete -c tach -n 'not __tach_command' -s f -l file -r -F -d 'read this file (again for several)'
+complete -c tach -n 'not __tach_command' -s g -l gauge -d 'no size known: a bar of the rate against the highest'
 complete -c tach -n 'not __tach_command' -s i -l interval -x -d 'seconds between redraws'
+complete -c tach -n 'not __tach_command' -s k -l si -d 'powers of 1000, shown and in the sizes after it'
 complete -c tach -n 'not __tach_command' -s L -l rate-limit -x -d 'at most this many bytes a second'
 complete -c tach -n 'not __tach_command' -s l -l size -x -d 'expected length, or @FILE for its length'
 complete -c tach -n 'not __tach_command' -s N -l name -x -d 'label the line'
@@ -52,6 +54,7 @@ complete -c tach -n 'not __tach_command' -s q -l quiet -d 'draw nothing'
 complete -c tach -n 'not __tach_command' -s R -l remote -x -a '(__fish_complete_pids)' -d 'change a running copy: -L, -N, -p, -i, -w, -F'
 complete -c tach -n 'not __tach_command' -s S -l stop-at-size -d 'stop after the -l length'
 complete -c tach -n 'not __tach_command' -s U -l store-and-forward -r -F -d 'read all of the input into a new file first, then send it'
+complete -c tach -n 'not __tach_command' -s u -l bar-style -x -a 'block plain granular shaded' -d 'how the bar fills'
 complete -c tach -n 'not __tach_command' -s W -l wait -d 'draw nothing until the first byte'
 complete -c tach -n 'not __tach_command' -s w -l width -x -d 'columns to draw'
 complete -c tach -n 'not __tach_command' -s Y -l sync -d 'keep little unwritten, flush at the end'

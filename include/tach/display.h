@@ -33,6 +33,9 @@ struct display {
 	bool			 stats;		/* --stats */
 	bool			 lines;		/* --line-mode: count records */
 	enum render_unit	 unit;		/* what the amounts show */
+	enum render_unit	 byte_unit;	/* what a byte count shows */
+	bool			 gauge;		/* -g */
+	double			 rate_max;	/* -g: the highest rate yet */
 	bool			 flushing;	/* -Y: the last flush is on */
 	const struct input	*input;
 	struct relay		*relay;		/* read; told of stops */

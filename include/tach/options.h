@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "tach/render.h"
+
 /* -d PID[:FD]: a process, and one descriptor of it or (-1) every file. */
 struct watch_target {
 	long		  pid;
@@ -44,6 +46,9 @@ struct options {
 	bool		  no_splice;	/* --no-splice */
 	bool		  numeric;	/* -n: a percentage a line */
 	bool		  bits;		/* -8: amounts in bits */
+	bool		  si;		/* -k: powers of 1000, shown and read */
+	enum render_style bar_style;	/* -u */
+	bool		  gauge;	/* -g: no size, a bar of the rate */
 	bool		  json;		/* --format json */
 	const char	 *format;	/* -F: the line's layout, or NULL */
 	bool		  stats;	/* --stats */
@@ -90,6 +95,8 @@ void			options_free(struct options *opts);
  * options_parse, then acts on its result: returns only to run; exits 0
  * after --help or --version (1 if stdout cannot take them), 1 on misuse.
  */
+/* What a byte count is shown in: bytes, -8's bits or -k's powers of 1000. */
+enum render_unit	options_byte_unit(const struct options *opts);
 void			options_get(struct options *opts, int argc,
 			    char *argv[]);
 

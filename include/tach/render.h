@@ -18,14 +18,24 @@
 /* Enough for any line of width columns, colour sequences included. */
 #define RENDER_BUFSIZE(width)	((size_t)(width) * 4 + 256)
 
+/*
+ * -u: how the bar fills: whole blocks and eighths of one (the default),
+ * "=>", or whole blocks and shades.  Without UTF-8, "=>" whatever it says.
+ */
+enum render_style { RENDER_BLOCK, RENDER_PLAIN, RENDER_SHADED };
+
 struct render_caps {
 	bool		 utf8;		/* eighth blocks, UTF-8 in the prefix */
 	const char	*colour_on;	/* before the bar's filled part, or "" */
 	const char	*colour_off;	/* after it, or "" */
+	enum render_style style;	/* -u */
 };
 
-/* What the amounts count: bytes, --line-mode's records, or --bits. */
-enum render_unit { RENDER_BYTES, RENDER_LINES, RENDER_BITS };
+/*
+ * What the amounts count: bytes, --line-mode's records, --bits, or bytes
+ * in powers of 1000 (-k).
+ */
+enum render_unit { RENDER_BYTES, RENDER_LINES, RENDER_BITS, RENDER_SI };
 
 struct render_state {
 	const char	*prefix;	/* untrusted text, or NULL */
@@ -34,6 +44,8 @@ struct render_state {
 	enum render_unit unit;		/* what the amounts show */
 	uint64_t	 size;		/* 0: unknown */
 	double		 rate;		/* current, count per second */
+	bool		 gauge;		/* -g: no size, a bar of rate_max's */
+	double		 rate_max;	/* the highest rate so far */
 	double		 rate_in;	/* the input's, with a buffer; else rate */
 	bool		 buffered;	/* -b's buffer: rate_in, waiting its fill */
 	double		 average;	/* since the start */
@@ -88,8 +100,9 @@ bool	render_format_check(const char *format, char *msg, size_t msglen);
 /* "1.50 MiB": three significant digits and an IEC unit. */
 void	render_iec(double value, char *buf, size_t buflen);
 /*
- * An amount of unit: render_iec's bytes, "1.50M lines", or bits from a
- * value in bytes, with SI prefixes as link speeds are quoted: "12.0 Mb".
+ * An amount of unit: render_iec's bytes, "1.50M lines", bits from a
+ * value in bytes, with SI prefixes as link speeds are quoted: "12.0 Mb",
+ * or -k's bytes: "1.50 MB".
  */
 void	render_amount(double value, enum render_unit unit, char *buf,
 	    size_t buflen);

@@ -74,7 +74,7 @@ struct reporter {
  * terminal's capabilities are read only then.
  */
 void	report_open(struct reporter *r, int fd, bool draw, bool forced,
-	    int width, const char *format);
+	    int width, const char *format, enum render_style style);
 /* -c: the line goes on a row of its own, taken at the first frame. */
 void	report_pin(struct reporter *r);
 /*

@@ -4,7 +4,8 @@
  *
  * Numbers in progress(1)'s syntax: base 10, an optional suffix
  * (b=512, k, m, g, t, w; K M G T with an optional "iB" or "B"; a bare "B"),
- * and products joined by 'x' or '*', e.g. "2x64k".
+ * and products joined by 'x' or '*', e.g. "2x64k".  With si (-k), k, m,
+ * g and t and their B forms are powers of 1000; KiB, MiB... stay 1024's.
  */
 #ifndef TACH_SIZE_H
 #define TACH_SIZE_H
@@ -20,13 +21,14 @@ enum size_error {
 	SIZE_TOO_LARGE		/* above the caller's maximum */
 };
 
-enum size_error	size_parse(const char *text, long long min, long long max,
-		    long long *value);
+enum size_error	size_parse(const char *text, bool si, long long min,
+		    long long max, long long *value);
 /*
  * Parses an option's value into *value; false with progress(1)'s message
  * in msg when it is not a number in range.
  */
-bool		size_arg(const char *what, const char *text, long long min,
-		    long long max, long long *value, char *msg, size_t msglen);
+bool		size_arg(const char *what, const char *text, bool si,
+		    long long min, long long max, long long *value, char *msg,
+		    size_t msglen);
 
 #endif

@@ -79,8 +79,8 @@ columns(const char *s, const char *on, const char *off)
 static void
 amounts(double value, enum render_unit kind)
 {
-	static const char *const tops[] = { "EiB", "E lines", "Eb" };
-	static const char *const firsts[] = { "B", "lines", "b" };
+	static const char *const tops[] = { "EiB", "E lines", "Eb", "EB" };
+	static const char *const firsts[] = { "B", "lines", "b", "B" };
 	char buf[512], *unit;	/* DBL_MAX's 309 digits fit */
 	double shown;
 	bool top, first;
@@ -150,7 +150,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s.elapsed = take_double(&data, &size);
 	s.eta = take_double(&data, &size);
 	s.phase = (unsigned)take(&data, &size, 4);
-	s.unit = (enum render_unit)(take(&data, &size, 1) % 3);
+	s.unit = (enum render_unit)(take(&data, &size, 1) % 4);
+	s.rate_max = take_double(&data, &size);
+	s.gauge = s.rate_max != 0;
+	caps.style = (enum render_style)(take(&data, &size, 1) % 3);
 	s.time_cols = render_time_cols(&s, (int)(take(&data, &size, 1) % 16));
 	len = size < sizeof(prefix) - 1 ? size : sizeof(prefix) - 1;
 	memcpy(prefix, data, len);

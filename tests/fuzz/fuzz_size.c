@@ -22,7 +22,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
-	e = size_parse(text, 1, 1LL << 40, &v);
+	/* the first byte picks -k's powers of 1000 or progress(1)'s 1024 */
+	e = size_parse(text, size > 0 && (data[0] & 1), 1, 1LL << 40, &v);
 	if (e == SIZE_OK && (v < 1 || v > 1LL << 40))
 		abort();
 	if (e == SIZE_TOO_SMALL && v >= 1)

@@ -103,7 +103,8 @@ operands(void **state)
 	static const char *const not_progress[] = { "-q", "-S", "-c", "-n",
 	    "-E", "-W", "-Y", "-0", "-D1", "-d1", "-i1", "-L1", "-Nx", "-w9",
 	    "-F%p", "--force", "--stats", "--quiet", "--line-mode",
-	    "--no-splice", "--size=3", "--file=x", "--prefix=x", "--rate" };
+	    "--no-splice", "--size=3", "--file=x", "--prefix=x", "--rate",
+	    "-k", "-g", "-ushaded", "--si", "--gauge", "--bar-style=plain" };
 	for (size_t i = 0; i < sizeof(not_progress) / sizeof(*not_progress);
 	    i++)
 		assert_int_equal(parse("progress", not_progress[i], "cat",
@@ -111,6 +112,53 @@ operands(void **state)
 	assert_int_equal(parse("progress", "--help", NULL), OPTIONS_HELP);
 	assert_int_equal(parse("progress", "--version", NULL),
 	    OPTIONS_VERSION);
+}
+
+/* pv's display options: -k reads the sizes after it in 1000s. */
+static void
+display_options(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("tach", "-l", "1m", "-k", "-L", "2k", "-b",
+	    "1MiB", NULL), OPTIONS_RUN);
+	assert_int_equal(opts.size, 1048576);
+	assert_int_equal(opts.rate_limit, 2000);
+	assert_int_equal(opts.bufsize, 1048576);
+	assert_true(opts.si);
+	assert_int_equal(options_byte_unit(&opts), RENDER_SI);
+	assert_int_equal(parse("tach", "--si", "-l", "1G", NULL), OPTIONS_RUN);
+	assert_int_equal(opts.size, 1000000000);
+	/* -8's bits are powers of 1000 already, and shown as bits */
+	assert_int_equal(parse("tach", "-8k", NULL), OPTIONS_RUN);
+	assert_int_equal(options_byte_unit(&opts), RENDER_BITS);
+	assert_int_equal(parse("tach", NULL), OPTIONS_RUN);
+	assert_int_equal(options_byte_unit(&opts), RENDER_BYTES);
+	assert_int_equal(opts.bar_style, RENDER_BLOCK);
+	assert_false(opts.gauge);
+	assert_int_equal(parse("tach", "-g", "-u", "plain", NULL),
+	    OPTIONS_RUN);
+	assert_true(opts.gauge);
+	assert_int_equal(opts.bar_style, RENDER_PLAIN);
+	assert_int_equal(parse("tach", "--bar-style=shaded", NULL),
+	    OPTIONS_RUN);
+	assert_int_equal(opts.bar_style, RENDER_SHADED);
+	assert_int_equal(parse("tach", "-u", "granular", NULL), OPTIONS_RUN);
+	assert_int_equal(opts.bar_style, RENDER_BLOCK);
+	assert_int_equal(parse("tach", "-ushaded", "-ublock", NULL),
+	    OPTIONS_RUN);
+	assert_int_equal(opts.bar_style, RENDER_BLOCK);
+	assert_int_equal(parse("tach", "-u", "fancy", NULL), OPTIONS_BAD);
+	assert_string_equal(msg,
+	    "-u `fancy': not plain, block, granular or shaded");
+	/* the display's options go with -d; -R takes -k for -L's value */
+	assert_int_equal(parse("tach", "-d", "1", "-gk", "-u", "plain", NULL),
+	    OPTIONS_RUN);
+	assert_int_equal(parse("tach", "-R", "1", "-k", "-L", "3M", NULL),
+	    OPTIONS_RUN);
+	assert_int_equal(opts.rate_limit, 3000000);
+	assert_int_equal(parse("tach", "-R", "1", "-g", NULL), OPTIONS_BAD);
+	assert_int_equal(parse("tach", "-R", "1", "-u", "plain", NULL),
+	    OPTIONS_BAD);
 }
 
 static void
@@ -365,6 +413,7 @@ main(void)
 		cmocka_unit_test(defaults),
 		cmocka_unit_test(values),
 		cmocka_unit_test(operands),
+		cmocka_unit_test(display_options),
 		cmocka_unit_test(bad_values),
 		cmocka_unit_test(usage_help_version),
 		cmocka_unit_test(several_files),

@@ -480,6 +480,99 @@ bit_amounts(void **state)
 	assert_string_equal(line, "800 1000000000.0 940000000.0");
 }
 
+/* -k: bytes in powers of 1000, with a space and B as pv -k shows them. */
+static void
+si_amounts(void **state)
+{
+	static const struct { double bytes; const char *shown; } cases[] = {
+		{ 0, "0 B" }, { 999, "999 B" }, { 999.5, "1.00 kB" },
+		{ 1024, "1.02 kB" }, { 9994, "9.99 kB" }, { 10000, "10.0 kB" },
+		{ 999499, "999 kB" }, { 1e6, "1.00 MB" }, { 1.5e9, "1.50 GB" },
+		{ 1e18, "1.00 EB" }, { 1e21, "1000 EB" }, { -1, "0 B" },
+	};
+	struct render_state s = half();
+	char buf[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		render_amount(cases[i].bytes, RENDER_SI, buf, sizeof(buf));
+		assert_string_equal(buf, cases[i].shown);
+	}
+	s.unit = RENDER_SI;
+	s.count = 2000000;
+	s.rate = s.average = 1500;
+	render_line(&s, 80, &ascii, line, sizeof(line));
+	assert_string_equal(line, " 50% [==========          ] 2.00 MB 1.50 kB/s"
+	    " avg 1.50 kB/s 0:00:05 ETA 0:00:05");
+}
+
+/* -u: plain "=>" even on UTF-8; shaded quarters; block the default. */
+static void
+bar_styles(void **state)
+{
+	static const struct render_caps plain = { true, "", "", RENDER_PLAIN };
+	static const struct render_caps shaded = { true, "", "",
+	    RENDER_SHADED };
+	static const struct render_caps shaded_ascii = { false, "", "",
+	    RENDER_SHADED };
+	struct render_state s = half();
+
+	(void)state;
+	render_line(&s, 80, &plain, line, sizeof(line));
+	assert_string_equal(line, " 50% [========>        ]    500 B    100 B/s"
+	    " avg    100 B/s 0:00:05 ETA 0:00:05");
+	/* 17 cells at 50%: 8 full and a half, in quarters: two, ▒ */
+	render_line(&s, 80, &shaded, line, sizeof(line));
+	assert_string_equal(line, " 50% [████████▒        ]    500 B    100 B/s"
+	    " avg    100 B/s 0:00:05 ETA 0:00:05");
+	s.done = 470;	/* 7.99 cells: 7 full, three quarters */
+	render_line(&s, 80, &shaded, line, sizeof(line));
+	assert_non_null(strstr(line, "[███████▓         ]"));
+	s.done = 450;	/* 7.65 cells: 7 full, two quarters */
+	render_line(&s, 80, &shaded, line, sizeof(line));
+	assert_non_null(strstr(line, "[███████▒         ]"));
+	s.done = 430;	/* 7.31 cells: 7 full, one quarter */
+	render_line(&s, 80, &shaded, line, sizeof(line));
+	assert_non_null(strstr(line, "[███████░         ]"));
+	/* no UTF-8: "=>" whatever the style */
+	s = half();
+	render_line(&s, 80, &shaded_ascii, line, sizeof(line));
+	assert_non_null(strstr(line, "[========>        ]"));
+	/* %p too: 23 cells, 11 and a half */
+	render_format(&s, "%p", 31, &shaded, line, sizeof(line));
+	assert_string_equal(line, " 50% [███████████▒           ]");
+}
+
+/* -g: no size, the bar is the rate against the highest seen. */
+static void
+gauge(void **state)
+{
+	struct render_state s = { .count = 1 << 20, .rate = 1 << 19,
+	    .average = 1 << 19, .elapsed = 2, .eta = -1, .phase = 2,
+	    .gauge = true, .rate_max = 1 << 20 };
+
+	(void)state;
+	render_line(&s, 70, &ascii, line, sizeof(line));
+	assert_string_equal(line, " 50% [=========>         ] 1.00 MiB  512 KiB/s"
+	    " avg  512 KiB/s 0:00:02");
+	render_format(&s, "%p", 20, &ascii, line, sizeof(line));
+	assert_string_equal(line, " 50% [======      ]");
+	/* nothing measured yet: empty, not a division by zero */
+	s.rate = s.rate_max = 0;
+	render_format(&s, "%p", 20, &ascii, line, sizeof(line));
+	assert_string_equal(line, "  0% [            ]");
+	/* the last line has no gauge, as it has no activity indicator */
+	s.final = true;
+	render_line(&s, 40, &ascii, line, sizeof(line));
+	assert_string_equal(line, "1.00 MiB avg  512 KiB/s 0:00:02        ");
+	/* a known size wins */
+	s = half();
+	s.gauge = true;
+	s.rate_max = 1000;
+	render_line(&s, 80, &ascii, line, sizeof(line));
+	assert_non_null(strstr(line, " 50% [========>        ]"));
+}
+
 /* --line-mode: the amounts and rates count lines, in SI steps. */
 static void
 line_amounts(void **state)
@@ -750,6 +843,9 @@ main(void)
 		cmocka_unit_test(steady_widths),
 		cmocka_unit_test(steady_times),
 		cmocka_unit_test(bit_amounts),
+		cmocka_unit_test(si_amounts),
+		cmocka_unit_test(bar_styles),
+		cmocka_unit_test(gauge),
 		cmocka_unit_test(buffered_line),
 		cmocka_unit_test(numeric_fields),
 		cmocka_unit_test(numeric_percentage),

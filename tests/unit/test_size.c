@@ -18,7 +18,8 @@ ok(const char *text)
 {
 	long long v = -1;
 
-	assert_int_equal(size_parse(text, LLONG_MIN, LLONG_MAX, &v), SIZE_OK);
+	assert_int_equal(size_parse(text, false, LLONG_MIN, LLONG_MAX, &v),
+	    SIZE_OK);
 	return v;
 }
 
@@ -27,7 +28,7 @@ fails(const char *text)
 {
 	long long v;
 
-	return size_parse(text, 0, LLONG_MAX, &v);
+	return size_parse(text, false, 0, LLONG_MAX, &v);
 }
 
 static void
@@ -120,21 +121,45 @@ overflow(void **state)
 	    3037000499LL * 3037000499LL);
 }
 
+/* -k: k, M, G, T and their B forms in powers of 1000; KiB never. */
+static void
+si_suffixes(void **state)
+{
+	static const struct { const char *text; long long si, binary; } n[] = {
+		{ "5", 5, 5 }, { "2k", 2000, 2048 }, { "3KB", 3000, 3072 },
+		{ "1M", 1000000, 1048576 }, { "1g", 1000000000, 1073741824 },
+		{ "2TB", 2000000000000LL, 2199023255552LL },
+		{ "1KiB", 1024, 1024 }, { "1GiB", 1073741824, 1073741824 },
+		{ "2b", 1024, 1024 }, { "3x1k", 3000, 3072 },
+	};
+	long long v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(n) / sizeof(n[0]); i++) {
+		assert_int_equal(size_parse(n[i].text, true, 0, LLONG_MAX, &v),
+		    SIZE_OK);
+		assert_int_equal(v, n[i].si);
+		assert_int_equal(size_parse(n[i].text, false, 0, LLONG_MAX,
+		    &v), SIZE_OK);
+		assert_int_equal(v, n[i].binary);
+	}
+}
+
 static void
 boundaries(void **state)
 {
 	long long v = 0;
 
 	(void)state;
-	assert_int_equal(size_parse("0", 1, 100, &v), SIZE_TOO_SMALL);
+	assert_int_equal(size_parse("0", false, 1, 100, &v), SIZE_TOO_SMALL);
 	assert_int_equal(v, 0);
-	assert_int_equal(size_parse("-5", 1, 100, &v), SIZE_TOO_SMALL);
+	assert_int_equal(size_parse("-5", false, 1, 100, &v), SIZE_TOO_SMALL);
 	assert_int_equal(v, -5);
-	assert_int_equal(size_parse("1", 1, 100, &v), SIZE_OK);
-	assert_int_equal(size_parse("100", 1, 100, &v), SIZE_OK);
-	assert_int_equal(size_parse("101", 1, 100, &v), SIZE_TOO_LARGE);
+	assert_int_equal(size_parse("1", false, 1, 100, &v), SIZE_OK);
+	assert_int_equal(size_parse("100", false, 1, 100, &v), SIZE_OK);
+	assert_int_equal(size_parse("101", false, 1, 100, &v), SIZE_TOO_LARGE);
 	assert_int_equal(v, 101);
-	assert_int_equal(size_parse("1k", 1, 1023, &v), SIZE_TOO_LARGE);
+	assert_int_equal(size_parse("1k", false, 1, 1023, &v), SIZE_TOO_LARGE);
 }
 
 int
@@ -147,6 +172,7 @@ main(void)
 		cmocka_unit_test(products),
 		cmocka_unit_test(junk),
 		cmocka_unit_test(overflow),
+		cmocka_unit_test(si_suffixes),
 		cmocka_unit_test(boundaries),
 	};
 
