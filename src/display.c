@@ -107,7 +107,9 @@ state_at(struct display *d, double t, bool final, struct report_line *l,
 		d->rate_max = s->rate;
 	s->gauge = d->gauge;
 	s->rate_max = d->rate_max;
-	s->average = meter_average(&d->meter);
+	/* -m: over its window while live; the whole run's at the end */
+	s->average = d->window > 0 && !final ? meter_rate(&d->meter,
+	    d->window) : meter_average(&d->meter);
 	s->elapsed = t;
 	s->eta = meter_eta(progress, d->size);
 	s->stalled = meter_stalled(&d->meter);
@@ -153,9 +155,9 @@ reader_started(struct display *d, bool final)
 	if (!final) {
 		d->origin = clock_now();
 		d->stopped = 0;
-		meter_init(&d->meter);
-		meter_init(&d->position);
-		meter_init(&d->intake);
+		meter_init(&d->meter, d->window);
+		meter_init(&d->position, d->window);
+		meter_init(&d->intake, 0);
 	}
 	return true;
 }
@@ -276,9 +278,10 @@ display_start(struct display *d, const struct options *opts,
 	d->byte_unit = options_byte_unit(opts);
 	d->unit = d->lines ? RENDER_LINES : d->byte_unit;
 	d->origin = clock_now();
-	meter_init(&d->meter);
-	meter_init(&d->position);
-	meter_init(&d->intake);
+	d->window = opts->average_window;
+	meter_init(&d->meter, d->window);
+	meter_init(&d->position, d->window);
+	meter_init(&d->intake, 0);
 	/* -n and --format json replace the bar, as pv -n does */
 	report_open(&d->out, fd, !opts->quiet && !machine, opts->force,
 	    opts->width, opts->format, opts->bar_style);
@@ -399,7 +402,7 @@ print_stats(struct display *d, double t)
 	report_moved(name, r->bytes, d->byte_unit, t, NULL);
 	if (d->lines)
 		report_moved(name, r->records, RENDER_LINES, t, NULL);
-	report_rates(name, &d->rates, d->interval, d->unit);
+	report_rates(&d->out, name, &d->rates, d->interval, d->unit);
 	if (relay_fill(r, &f)) {
 		render_amount((double)f.most, d->byte_unit, most, sizeof(most));
 		render_amount((double)f.size, d->byte_unit, size, sizeof(size));

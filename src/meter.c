@@ -9,10 +9,12 @@
 #include "tach/meter.h"
 
 void
-meter_init(struct meter *m)
+meter_init(struct meter *m, double window)
 {
 	memset(m, 0, sizeof(*m));
 	m->count = 1;		/* the start: no bytes at time 0 */
+	m->window = window;
+	m->spacing = window / (METER_SAMPLES / 2);
 }
 
 static const struct meter_sample *
@@ -30,6 +32,11 @@ meter_update(struct meter *m, double t, uint64_t bytes)
 		m->last_move = t;
 	if (t <= last->t && m->count > 1) {
 		m->ring[m->newest].bytes = bytes;	/* same instant */
+		return;
+	}
+	/* the newest too close to the one before it: it moves on to t */
+	if (m->count > 1 && last->t - sample(m, 1)->t < m->spacing) {
+		m->ring[m->newest] = (struct meter_sample){ t, bytes };
 		return;
 	}
 	m->newest = (m->newest + 1) % METER_SAMPLES;
@@ -67,7 +74,8 @@ double
 meter_eta(const struct meter *m, uint64_t size)
 {
 	uint64_t done = sample(m, 0)->bytes;
-	double rate = meter_rate(m, METER_ETA_WINDOW);
+	double rate = meter_rate(m, m->window > 0 ? m->window :
+	    METER_ETA_WINDOW);
 
 	if (rate <= 0)
 		rate = meter_average(m);	/* a stall: the long view */

@@ -34,7 +34,7 @@ enum {
 	OPT_LINE_MODE,
 	OPT_HELP,
 	OPT_VERSION,
-	OPT_PV_RATE,
+	OPT_PV_WORD,
 	OPT_WAIT_FOR,
 	OPT_ONCE,
 	OPT_READING,
@@ -78,6 +78,7 @@ static const struct option long_options[] = {
 	{ "si",			no_argument,	   NULL, 'k' },
 	{ "bar-style",		required_argument, NULL, 'u' },
 	{ "gauge",		no_argument,	   NULL, 'g' },
+	{ "average-rate-window", required_argument, NULL, 'm' },
 	{ "skip-errors",	no_argument,	   NULL, 'E' },
 	{ "stop-at-size",	no_argument,	   NULL, 'S' },
 	{ "wait",		no_argument,	   NULL, 'W' },
@@ -92,8 +93,12 @@ static const struct option long_options[] = {
 	{ "stats",		no_argument,	   NULL, OPT_STATS },
 	{ "help",		no_argument,	   NULL, OPT_HELP },
 	{ "version",		no_argument,	   NULL, OPT_VERSION },
-	/* pv's, or getopt would take it for --rate-limit, abbreviated */
-	{ "rate",		no_argument,	   NULL, OPT_PV_RATE },
+	/*
+	 * pv's, or getopt would take them for --rate-limit and
+	 * --average-rate-window, abbreviated
+	 */
+	{ "rate",		no_argument,	   NULL, OPT_PV_WORD },
+	{ "average-rate",	no_argument,	   NULL, OPT_PV_WORD },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -143,24 +148,25 @@ usage(bool as_progress)
 		fprintf(stderr,
 		    "usage: %s [-0cEegknqSWXYz] [-b size] [-D seconds] "
 		    "[-f file]... [-i seconds]\n"
-		    "       %*s [-L rate] [-l length] [-N name] [-o file] "
-		    "[-P pidfile] [-p prefix]\n"
-		    "       %*s [-U file] [-u style] "
-		    "[-w width] [-F format | --format json] "
-		    "[--force]\n"
-		    "       %*s [--line-mode] [--no-splice] [--stats] "
-		    "[cmd [args ...]]\n"
+		    "       %*s [-L rate] [-l length] [-m seconds] [-N name] "
+		    "[-o file]\n"
+		    "       %*s [-P pidfile] [-p prefix] [-U file] [-u style] "
+		    "[-w width]\n"
+		    "       %*s [-F format | --format json] [--force] "
+		    "[--line-mode] [--no-splice]\n"
+		    "       %*s [--stats] [cmd [args ...]]\n"
 		    "       %s -d [pid[:fd] | name] [-egkn] [-D seconds] "
-		    "[-i seconds] [-N name]\n"
-		    "       %*s [-P pidfile] [-p prefix] [-u style] [-w width] "
-		    "[-F format | --format json]\n"
-		    "       %*s [--force] [--reading | --writing] [--stats] "
-		    "[--wait-for]\n"
-		    "       %s -R pid [-F format] [-i seconds] [-L rate] "
-		    "[-N name] [-p prefix]\n"
-		    "       %*s [-w width]\n",
-		    name, pad, "", pad, "", pad, "", name, pad, "", pad, "",
-		    name, pad, "");
+		    "[-i seconds] [-m seconds]\n"
+		    "       %*s [-N name] [-P pidfile] [-p prefix] [-u style] "
+		    "[-w width]\n"
+		    "       %*s [-F format | --format json] [--force] "
+		    "[--reading | --writing]\n"
+		    "       %*s [--stats] [--wait-for | --once]\n"
+		    "       %s -R pid [-F format] [-i seconds] [-k] [-L rate] "
+		    "[-N name]\n"
+		    "       %*s [-p prefix] [-w width]\n",
+		    name, pad, "", pad, "", pad, "", pad, "", name, pad, "",
+		    pad, "", pad, "", name, pad, "");
 	exit(1);
 }
 
@@ -252,6 +258,12 @@ help(void)
 	    "  -l, --size SIZE         expected length of the input; @FILE: "
 	    "FILE's,\n"
 	    "                          @DIR: what DIR holds (du -sb)\n"
+	    "  -m, --average-rate-window SEC\n"
+	    "                          the average and the time left over "
+	    "the last SEC\n"
+	    "                          seconds (default: the average of the "
+	    "run, the\n"
+	    "                          time left from the last 15 s)\n"
 	    "  -N, --name NAME         label the line (with -c, above all)\n"
 	    "  -n, --numeric           print a percentage a line on stderr;\n"
 	    "                          with -F, its fields as numbers\n"
@@ -303,7 +315,9 @@ help(void)
 	    "seconds,\n"
 	    "                          naming the side that stalled\n"
 	    "      --stats             print rate statistics and waits at "
-	    "the end\n"
+	    "the end;\n"
+	    "                          on a terminal, the rate's sparkline "
+	    "too\n"
 	    "      --wait-for          with -d NAME or -d: watch for new ones "
 	    "until ^C\n"
 	    "      --once              with -d: show where each file is, once, "
@@ -560,6 +574,7 @@ not_taken(const struct options *opts, bool remote)
 		{ opts->si, "-k", true, true },	/* -R: for -L's value */
 		{ opts->bar_style != RENDER_BLOCK, "-u", true, false },
 		{ opts->gauge, "-g", true, false },
+		{ opts->average_window != 0, "-m", true, false },
 		{ opts->json, "--format json", true, false },
 		{ opts->format != NULL, "-F", true, true },
 		{ opts->stats, "--stats", true, false },
@@ -788,6 +803,9 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 		    &opts->bufsize, msg, msglen);
 	case 'D':
 		return seconds_arg("delay", arg, 0, &opts->delay, msg, msglen);
+	case 'm':
+		return seconds_arg("average rate window", arg, 1,
+		    &opts->average_window, msg, msglen);
 	case OPT_WRITE_AT:
 		return percent_arg("--write-at", arg, &opts->write_at, msg,
 		    msglen);
@@ -992,7 +1010,7 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
     size_t msglen)
 {
 	const char *hint;
-	int ch;
+	int ch, index;
 
 	options_init(opts, argv);
 	msg[0] = '\0';
@@ -1002,15 +1020,17 @@ options_parse(struct options *opts, int argc, char *argv[], char *msg,
 	while ((ch = getopt_long(argc, argv,
 	    opts->as_progress ? "+b:ef:l:p:z" : short_options(),
 	    opts->as_progress ? progress_long_options : long_options,
-	    NULL)) != -1) {
+	    &index)) != -1) {
 		if (flag_option(opts, ch))
 			continue;
 		if (ch == OPT_HELP)
 			return OPTIONS_HELP;
 		if (ch == OPT_VERSION)
 			return OPTIONS_VERSION;
-		if (ch == OPT_PV_RATE && !opts->as_progress) {
-			snprintf(msg, msglen, "pv's --rate is -F %%r here");
+		if (ch == OPT_PV_WORD &&
+		    (hint = pv_long_equivalent(argv[optind - 1])) != NULL) {
+			snprintf(msg, msglen, "pv's --%s is %s here",
+			    long_options[index].name, hint);
 			return OPTIONS_USAGE;
 		}
 		if (ch == '?' || ch == ':') {

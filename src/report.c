@@ -460,11 +460,13 @@ report_moved(const char *whose, uint64_t count, enum render_unit unit,
 }
 
 void
-report_rates(const char *whose, struct stats_intervals *rates,
-    double interval, enum render_unit unit)
+report_rates(const struct reporter *r, const char *whose,
+    struct stats_intervals *rates, double interval, enum render_unit unit)
 {
+	static const char shape[] = "rate over the run: ";
 	struct stats_summary sum;
-	char a[5][32];
+	char a[5][32], line[3 * RENDER_WIDTH_MAX + 1];
+	int room;
 
 	stats_summary(&rates->rates, &sum);
 	render_amount(sum.min, unit, a[0], sizeof(a[0]));
@@ -483,6 +485,15 @@ report_rates(const char *whose, struct stats_intervals *rates,
 		    whose != NULL ? whose : "",
 		    whose != NULL ? ": " : "", sum.count, a[0], a[1], a[2],
 		    a[3], a[4]);
+	/* a terminal that shows UTF-8 sees the run's shape at a glance */
+	if (rates->full < 2 || !r->caps.utf8 || !isatty(STDERR_FILENO))
+		return;
+	room = (r->tty ? width_of(r) : 80) - 1 - (int)strlen(getprogname()) -
+	    2 - (whose != NULL ? (int)strlen(whose) + 2 : 0) -
+	    (int)sizeof(shape) + 1;
+	if (stats_sparkline(rates, room, line, sizeof(line)) > 0)
+		report_info("%s%s%s%s", whose != NULL ? whose : "",
+		    whose != NULL ? ": " : "", shape, line);
 }
 
 char *

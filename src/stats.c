@@ -15,25 +15,31 @@
 static int by_value(const void *, const void *);
 
 /*
- * Full: sorted, each pair of neighbours becomes one sample of their
- * weighted mean and summed weight, so the median moves little.
+ * Each pair of neighbours becomes one sample of their weighted mean and
+ * summed weight; returns how many are left.
  */
-static void
-halve(struct stats *s)
+static size_t
+merge_pairs(struct stats_sample *v, size_t n)
 {
 	size_t i, j;
 
-	qsort(s->samples, s->kept, sizeof(*s->samples), by_value);
-	for (i = j = 0; i + 1 < s->kept; i += 2, j++) {
-		struct stats_sample *a = &s->samples[i], *b = &s->samples[i + 1];
-		double w = a->weight + b->weight;
+	for (i = j = 0; i + 1 < n; i += 2, j++) {
+		double w = v[i].weight + v[i + 1].weight;
 
-		s->samples[j] = (struct stats_sample){ (a->value * a->weight +
-		    b->value * b->weight) / w, w };
+		v[j] = (struct stats_sample){ (v[i].value * v[i].weight +
+		    v[i + 1].value * v[i + 1].weight) / w, w };
 	}
-	if (i < s->kept)
-		s->samples[j++] = s->samples[i];
-	s->kept = j;
+	if (i < n)
+		v[j++] = v[i];
+	return j;
+}
+
+/* Full: sorted and merged in pairs, so the median moves little. */
+static void
+halve(struct stats *s)
+{
+	qsort(s->samples, s->kept, sizeof(*s->samples), by_value);
+	s->kept = merge_pairs(s->samples, s->kept);
 }
 
 void
@@ -113,18 +119,89 @@ stats_free(struct stats *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* The sparkline's series: every entry stands for the same stretch. */
+static void
+series_add(struct stats_intervals *iv, double rate, double weight)
+{
+	struct stats_sample *p = &iv->pending;
+	double unit = iv->unit > 0 ? iv->unit : 1;
+
+	p->value = (p->value * p->weight + rate * weight) /
+	    (p->weight + weight);
+	p->weight += weight;
+	if (p->weight < unit)
+		return;
+	if (iv->nseries == STATS_SERIES) {
+		/* pending goes on filling, to the new unit */
+		iv->nseries = merge_pairs(iv->series, iv->nseries);
+		iv->unit = unit * 2;
+		return;
+	}
+	iv->series[iv->nseries++] = *p;
+	*p = (struct stats_sample){ 0, 0 };
+}
+
 void
 stats_interval(struct stats_intervals *iv, double interval, double t,
     uint64_t count, bool final)
 {
-	double span = t - iv->last_t;
+	double span = t - iv->last_t, rate, weight;
 
 	if (span <= 0 || (span < interval / 2 && !final))
 		return;
-	stats_add(&iv->rates, (double)(count - iv->last_count) / span,
-	    span >= interval ? 1 : span / interval);
+	rate = (double)(count - iv->last_count) / span;
+	weight = span >= interval ? 1 : span / interval;
+	stats_add(&iv->rates, rate, weight);
+	series_add(iv, rate, weight);
 	if (span >= interval / 2)
 		iv->full++;
 	iv->last_t = t;
 	iv->last_count = count;
+}
+
+int
+stats_sparkline(const struct stats_intervals *iv, int cols, char *buf,
+    size_t buflen)
+{
+	struct stats_sample all[STATS_SERIES + 1];
+	double mean[STATS_SERIES + 1], top = 0;
+	size_t n = iv->nseries, cells, at = 0;
+
+	/* the run's tail, though short of a whole entry */
+	memcpy(all, iv->series, n * sizeof(*all));
+	if (iv->pending.weight > 0)
+		all[n++] = iv->pending;
+	buf[0] = '\0';
+	if (cols <= 0 || n == 0)
+		return 0;
+	cells = (size_t)cols < n ? (size_t)cols : n;
+	if (cells > (buflen - 1) / 3)
+		cells = (buflen - 1) / 3;
+	for (size_t c = 0; c < cells; c++) {
+		double sum = 0, weight = 0;
+
+		for (size_t i = c * n / cells; i < (c + 1) * n / cells; i++) {
+			sum += all[i].value * all[i].weight;
+			weight += all[i].weight;
+		}
+		mean[c] = weight > 0 ? sum / weight : 0;
+		if (mean[c] > top)
+			top = mean[c];
+	}
+	for (size_t c = 0; c < cells; c++) {
+		/* the least that moved is the lowest bar, never nothing */
+		int level = mean[c] > 0 ? (int)lround(mean[c] / top * 8) : 0;
+
+		if (mean[c] > 0 && level == 0)
+			level = 1;
+		if (level == 0)
+			buf[at++] = ' ';
+		else {
+			memcpy(buf + at, "\xe2\x96", 2);
+			buf[at + 2] = (char)(0x80 + (level > 8 ? 8 : level));
+			at += 3;
+		}
+	}
+	buf[at] = '\0';
+	return (int)cells;
 }

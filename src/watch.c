@@ -133,7 +133,9 @@ state_at(const struct watch *ws, struct watched *w, double now, bool final,
 		w->rate_max = s->rate;
 	s->gauge = ws->opts->gauge;
 	s->rate_max = w->rate_max;
-	s->average = meter_average(&w->meter);
+	s->average = ws->opts->average_window > 0 && !final ?
+	    meter_rate(&w->meter, ws->opts->average_window) :
+	    meter_average(&w->meter);
 	s->elapsed = now - w->since;
 	/* the meter counts from where the file was when first seen */
 	s->eta = size > w->position ? meter_eta(&w->meter, size - w->first) :
@@ -175,9 +177,10 @@ print_stats(struct watch *ws, struct proc *p, struct watched *w, double now)
 		return;
 	}
 	snprintf(at, sizeof(at), "at %llu", (unsigned long long)w->position);
-	report_moved(whose(p, w, who, sizeof(who)), moved(w), options_byte_unit(ws->opts),
-	    now - w->since, at);
-	report_rates(who, &w->rates, ws->opts->interval, options_byte_unit(ws->opts));
+	report_moved(whose(p, w, who, sizeof(who)), moved(w),
+	    options_byte_unit(ws->opts), now - w->since, at);
+	report_rates(ws->out, who, &w->rates, ws->opts->interval,
+	    options_byte_unit(ws->opts));
 }
 
 /* The files of every process: the block's lines. */
@@ -316,7 +319,7 @@ start(struct watch *ws, struct proc *p, struct watched *w,
 	w->seen_at = now;
 	w->present = true;
 	w->samples = 1;
-	meter_init(&w->meter);
+	meter_init(&w->meter, ws->opts->average_window);
 }
 
 /* Room for one more file. */
@@ -368,7 +371,7 @@ carry_on(struct watched *w, struct procfd_file *f, double now)
 	/* a seek back starts the count again */
 	if (f->offset < w->file.offset) {
 		w->first = f->offset;
-		meter_init(&w->meter);
+		meter_init(&w->meter, w->meter.window);
 		w->since = w->rates.last_t = now;
 		w->rates.last_count = 0;
 	}

@@ -18,7 +18,7 @@ _tach()
 	-d|--watchfd|-R|--remote)
 		_pids
 		return ;;
-	-b|--buffer-size|-D|--delay-start|-i|--interval|-L|--rate-limit|-l|--size|-N|--name|-p|--prefix|-w|--width|--stall-timeout|--write-at|--read-at|--read-limit)
+	-b|--buffer-size|-D|--delay-start|-i|--interval|-m|--average-rate-window|-L|--rate-limit|-l|--size|-N|--name|-p|--prefix|-w|--width|--stall-timeout|--write-at|--read-at|--read-limit)
 		return ;;
 	esac
 	$split && return
@@ -26,7 +26,7 @@ _tach()
 	# after the first operand, complete the command and its arguments
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		-f|-b|-D|-d|-F|-i|-L|-l|-N|-o|-P|-p|-R|-U|-u|-w|--bar-style|--file|--buffer-size|--delay-start|--watchfd|--interval|--rate-limit|--size|--name|--pidfile|--prefix|--remote|--width|--format|--stall-timeout|--write-at|--read-at|--read-limit|--buffer-file|--store-and-forward|--output)
+		-f|-b|-D|-d|-F|-i|-L|-l|-m|-N|-o|-P|-p|-R|-U|-u|-w|--average-rate-window|--bar-style|--file|--buffer-size|--delay-start|--watchfd|--interval|--rate-limit|--size|--name|--pidfile|--prefix|--remote|--width|--format|--stall-timeout|--write-at|--read-at|--read-limit|--buffer-file|--store-and-forward|--output)
 			((i++)) ;;
 		-*) ;;
 		*)
@@ -35,7 +35,7 @@ _tach()
 		esac
 	done
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W '-0 -8 -b -c -D -d -E -e -F -f -g -i -k -L -l -N -n
+		COMPREPLY=($(compgen -W '-0 -8 -b -c -D -d -E -e -F -f -g -i -k -L -l -m -N -n
 		    -o -P -p -q -R -S -U -u -W -w -X -Y -z --null --bits --buffer-size= --cursor
 		    --delay-start= --watchfd= --pidfile= --remote=
 		    --skip-errors --stderr --file= --sync --line-mode
@@ -44,6 +44,7 @@ _tach()
 		    --format= --no-splice --stall-timeout= --write-at= --read-at=
 		    --read-limit= --buffer-file= --store-and-forward=
 		    --output= --discard --si --bar-style= --gauge
+		    --average-rate-window=
 		    --stats --wait-for --once
 		    --reading --writing
 		    --help --version' \

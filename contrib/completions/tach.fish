@@ -15,12 +15,13 @@ function __tach_command
                     -f --file -i --interval -L --rate-limit -l --size \
                     -N --name -P --pidfile -p --prefix -R --remote -w --width \
                     -U --store-and-forward -o --output -u --bar-style \
+                    -m --average-rate-window \
                     --stall-timeout --write-at --read-at --read-limit \
                     --buffer-file
                 set -e words[1]
             case '-*'
                 # run together, the last letter's argument is the next word
-                string match -rq -- '^-[08cEegknqSWXYz]*[bDdFfiLlNoPpRUuw]$' $words[1]
+                string match -rq -- '^-[08cEegknqSWXYz]*[bDdFfiLlmNoPpRUuw]$' $words[1]
                 and set -e words[1]
             case '*'
                 break
@@ -44,6 +45,7 @@ complete -c tach -n 'not __tach_command' -s i -l interval -x -d 'seconds between
 complete -c tach -n 'not __tach_command' -s k -l si -d 'powers of 1000, shown and in the sizes after it'
 complete -c tach -n 'not __tach_command' -s L -l rate-limit -x -d 'at most this many bytes a second'
 complete -c tach -n 'not __tach_command' -s l -l size -x -d 'expected length, or @FILE for its length'
+complete -c tach -n 'not __tach_command' -s m -l average-rate-window -x -d 'the average and the time left over the last seconds'
 complete -c tach -n 'not __tach_command' -s N -l name -x -d 'label the line'
 complete -c tach -n 'not __tach_command' -s n -l numeric -d 'a percentage a line on stderr, or -F fields as numbers'
 complete -c tach -n 'not __tach_command' -s P -l pidfile -r -F -d 'write the PID to this file while running'

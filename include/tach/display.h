@@ -51,6 +51,7 @@ struct display {
 	uint64_t		 size;
 	bool			 size_known;	/* size 0: empty, not unknown */
 	double			 interval;
+	double			 window;	/* -m, or 0 */
 	bool			 wait;		/* -W: silent until read */
 	bool			 out_is_pipe;	/* -W asks it what is unread */
 	double			 delay;		/* -D: silent for this long */

@@ -25,6 +25,7 @@ struct options {
 	size_t		  nfiles;
 	const char	 *prefix;	/* -p */
 	double		  interval;	/* -i, seconds between redraws */
+	double		  average_window; /* -m: seconds, or 0: the run */
 	double		  stall_timeout; /* seconds without a move; 0: none */
 	int		  write_at;	/* -b's buffer: % full to start writing */
 	int		  read_at;	/* and % full to read again once full */

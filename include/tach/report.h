@@ -126,9 +126,13 @@ void	report_json(const struct report_line *l);
  */
 void	report_moved(const char *whose, uint64_t count, enum render_unit unit,
 	    double t, const char *tail);
-/* --stats: the per-interval rates' summary line on stderr, for whose. */
-void	report_rates(const char *whose, struct stats_intervals *rates,
-	    double interval, enum render_unit unit);
+/*
+ * --stats: the per-interval rates' summary line on stderr, for whose;
+ * when stderr is a UTF-8 terminal, their sparkline too, as wide as r's.
+ */
+void	report_rates(const struct reporter *r, const char *whose,
+	    struct stats_intervals *rates, double interval,
+	    enum render_unit unit);
 /* The line's label: "NAME: " (-N), a file's name, then -p's text. */
 char	*report_label(const char *name, const char *file, const char *prefix);
 

@@ -56,9 +56,20 @@ void	stats_add(struct stats *s, double value, double weight);
 void	stats_summary(struct stats *s, struct stats_summary *out);
 void	stats_free(struct stats *s);
 
+/*
+ * The rates in the order they came, for the sparkline, each of as many
+ * intervals as unit: when full, each two neighbours become one and the
+ * unit doubles, so a long run keeps its whole shape in as many.
+ */
+#define STATS_SERIES	512
+
 /* --stats: a count (bytes, lines, a file's position) cut into intervals. */
 struct stats_intervals {
 	struct stats	 rates;		/* per interval */
+	struct stats_sample series[STATS_SERIES];
+	size_t		 nseries;
+	struct stats_sample pending;	/* filling up to unit */
+	double		 unit;		/* intervals an entry; 0: 1 */
 	double		 last_t;	/* the previous interval's end */
 	uint64_t	 last_count;	/* the count then */
 	size_t		 full;		/* intervals of at least half of one */
@@ -72,5 +83,13 @@ struct stats_intervals {
  */
 void	stats_interval(struct stats_intervals *iv, double interval, double t,
 	    uint64_t count, bool final);
+/*
+ * The rates over the run in at most cols cells of UTF-8 eighth bars
+ * (U+2581 to U+2588), each the weighted mean of its stretch of the run
+ * against the highest cell, a space for a stretch where nothing moved;
+ * into buf (3 bytes a cell and a NUL).  Returns the cells, 0 with none.
+ */
+int	stats_sparkline(const struct stats_intervals *iv, int cols, char *buf,
+	    size_t buflen);
 
 #endif

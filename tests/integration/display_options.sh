@@ -93,9 +93,33 @@ wait $watcher $writer
 check "…no activity indicator" \
     sh -c '! tr "\r" "\n" <"$1" | grep -q "<=>"' sh "$WORK/bar"
 
+# -m: the average of the last seconds while live, the run's at the end
+# (2 MB at 8 MiB/s, then 2 MB at 1 MiB/s: over the last second about
+# 1 MiB/s, over the run about 1.8)
+head -c 4000000 /dev/zero >"$WORK/zeros"
+average() { grep -v '"final":true' "$WORK/json" | tail -n 1 |
+    sed 's/.*"average":\([0-9]*\).*/\1/'; }
+final_average() { grep '"final":true' "$WORK/json" |
+    sed 's/.*"average":\([0-9]*\).*/\1/'; }
+fast_then_slow() {
+	(head -c 2000000 | "$TACH" -q -L 8M; "$TACH" -q -L 1M) <"$WORK/zeros" |
+	    "$TACH" --format json -i 0.1 "$@" >"$out" 2>"$WORK/json"
+}
+fast_then_slow -m 1
+live=$(average)
+end=$(final_average)
+check "-m 1: the last live average of the last second ($live)" \
+    [ "$live" -lt 1300000 ]
+check "…the closing line's of the run ($end)" [ "$end" -gt 1500000 ]
+check "…exact" cmp -s "$WORK/zeros" "$out"
+fast_then_slow
+live=$(average)
+check "without it, the live average of the run ($live)" \
+    [ "$live" -gt 1400000 ]
+
 # progress(1) has none of them
 ln -s "$TACH" "$WORK/progress"
-for opt in -k -g "-u plain"; do
+for opt in -k -g "-u plain" "-m 5"; do
 	# shellcheck disable=SC2086
 	"$WORK/progress" $opt cat </dev/null >/dev/null 2>&1
 	check "progress $opt: refused ($?)" [ $? -eq 1 ]

@@ -84,4 +84,20 @@ check "after fg the bar is drawn" wait_for "bg:"
 open_gate
 run "stty -tostop"
 
+# --stats on a terminal: the rates' shape as a sparkline under the numbers
+# (the first half at 8 MiB/s, the rest at 2: full bars, then low ones);
+# to a file, only the numbers.
+head -c 4000000 /dev/zero >"$WORK/zeros"
+run "clear; (head -c 2000000 | '$TACH' -q -L 8M; '$TACH' -q -L 2M) <'$WORK/zeros' | '$TACH' -q --stats -i 0.05 >/dev/null"
+check "--stats: a sparkline on a terminal" wait_for "rate over the run: "
+spark=$(screen | grep -F "rate over the run: " | sed 's/.*rate over the run: //')
+# (the top early, the last cells low: a slow start, or a loaded machine,
+# may blur the edge between)
+check "…full bars, then low ones ($spark)" sh -c \
+    'printf "%s\n" "$1" |
+    LC_ALL=C.UTF-8 grep -q "^.\{0,6\}█.*[▁▂▃ ]\{4\}$"' sh "$spark"
+"$TACH" -q --stats -i 0.05 -L 20M <"$WORK/zeros" >/dev/null 2>"$WORK/err"
+check "…none to a file" sh -c '! grep -q "rate over the run" "$1" &&
+    grep -q "rate over .* intervals" "$1"' sh "$WORK/err"
+
 done_testing

@@ -18,7 +18,7 @@ empty(void **state)
 	struct meter m;
 
 	(void)state;
-	meter_init(&m);
+	meter_init(&m, 0);
 	assert_true(meter_rate(&m, 2) == 0);
 	assert_true(meter_average(&m) == 0);
 	assert_true(meter_eta(&m, 1000) == -1);
@@ -30,7 +30,7 @@ steady(void **state)
 	struct meter m;
 
 	(void)state;
-	meter_init(&m);
+	meter_init(&m, 0);
 	for (int t = 1; t <= 10; t++)
 		meter_update(&m, t, (uint64_t)t * 100);
 	assert_float_equal(meter_rate(&m, 2), 100, 1e-9);
@@ -45,7 +45,7 @@ window_follows_change(void **state)
 	struct meter m;
 
 	(void)state;
-	meter_init(&m);
+	meter_init(&m, 0);
 	for (int t = 1; t <= 10; t++)
 		meter_update(&m, t, (uint64_t)t * 100);
 	/* then 1000 bytes per second for three seconds */
@@ -65,7 +65,7 @@ eta_edges(void **state)
 	struct meter m;
 
 	(void)state;
-	meter_init(&m);
+	meter_init(&m, 0);
 	meter_update(&m, 1, 500);
 	assert_true(meter_eta(&m, 0) == -1);		/* size unknown */
 	assert_true(meter_eta(&m, 500) == -1);		/* reached */
@@ -75,7 +75,7 @@ eta_edges(void **state)
 	meter_update(&m, 20, 500);
 	/* nothing moved in the window: the average, 25 B/s, for 1000 B */
 	assert_float_equal(meter_eta(&m, 1500), 40, 1e-9);
-	meter_init(&m);
+	meter_init(&m, 0);
 	meter_update(&m, 1, 0);
 	assert_true(meter_eta(&m, 1500) == -1);		/* nothing ever moved */
 }
@@ -86,7 +86,7 @@ stalls(void **state)
 	struct meter m;
 
 	(void)state;
-	meter_init(&m);
+	meter_init(&m, 0);
 	meter_update(&m, 1, 10);
 	assert_false(meter_stalled(&m));
 	meter_update(&m, 3.9, 10);
@@ -103,7 +103,7 @@ same_instant(void **state)
 	struct meter m;
 
 	(void)state;
-	meter_init(&m);
+	meter_init(&m, 0);
 	meter_update(&m, 1, 100);
 	meter_update(&m, 1, 300);	/* replaces, does not divide by zero */
 	assert_float_equal(meter_rate(&m, 2), 300, 1e-9);
@@ -115,7 +115,7 @@ ring_wraps(void **state)
 	struct meter m;
 
 	(void)state;
-	meter_init(&m);
+	meter_init(&m, 0);
 	for (int i = 1; i <= 10 * METER_SAMPLES; i++)
 		meter_update(&m, i * 0.1, (uint64_t)i * 1000);
 	assert_float_equal(meter_rate(&m, 2), 10000, 1e-6);
@@ -129,11 +129,41 @@ beyond_four_gib(void **state)
 	uint64_t big = (uint64_t)5 << 30;
 
 	(void)state;
-	meter_init(&m);
+	meter_init(&m, 0);
 	meter_update(&m, 1, big);
 	meter_update(&m, 2, 2 * big);
 	assert_float_equal(meter_rate(&m, 2), (double)big, 1);
 	assert_float_equal(meter_eta(&m, 3 * big), 1, 1e-9);
+}
+
+/* -m: a window longer than the ring's samples at this pace still fits. */
+static void
+long_window(void **state)
+{
+	struct meter m;
+	uint64_t count = 0;
+
+	(void)state;
+	meter_init(&m, 100);
+	/* 200 s at 1000/s then 100 s at 4000/s, sampled every 0.1 s */
+	for (int i = 1; i <= 3000; i++) {
+		count += i <= 2000 ? 100 : 400;
+		meter_update(&m, i * 0.1, count);
+	}
+	assert_true(m.count <= METER_SAMPLES);
+	assert_float_equal(meter_rate(&m, 100), 4000, 1);
+	/* 100 s back from 300: half at each rate */
+	assert_float_equal(meter_rate(&m, 200), 2500, 25);
+	/* the current rate is still of the last seconds */
+	assert_float_equal(meter_rate(&m, 2), 4000, 1);
+	/* the time left from the window: 4000/s */
+	assert_float_equal(meter_eta(&m, count + 40000), 10, 0.01);
+	assert_float_equal(meter_average(&m), 2000, 1e-6);
+	/* without a window: the last METER_ETA_WINDOW seconds, as before */
+	meter_init(&m, 0);
+	for (int i = 1; i <= 100; i++)
+		meter_update(&m, i, (uint64_t)i * 500);
+	assert_float_equal(meter_eta(&m, 100 * 500 + 5000), 10, 1e-9);
 }
 
 int
@@ -148,6 +178,7 @@ main(void)
 		cmocka_unit_test(same_instant),
 		cmocka_unit_test(ring_wraps),
 		cmocka_unit_test(beyond_four_gib),
+		cmocka_unit_test(long_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

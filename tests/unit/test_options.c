@@ -104,7 +104,8 @@ operands(void **state)
 	    "-E", "-W", "-Y", "-0", "-D1", "-d1", "-i1", "-L1", "-Nx", "-w9",
 	    "-F%p", "--force", "--stats", "--quiet", "--line-mode",
 	    "--no-splice", "--size=3", "--file=x", "--prefix=x", "--rate",
-	    "-k", "-g", "-ushaded", "--si", "--gauge", "--bar-style=plain" };
+	    "-k", "-g", "-ushaded", "--si", "--gauge", "--bar-style=plain",
+	    "-m5", "--average-rate-window=5" };
 	for (size_t i = 0; i < sizeof(not_progress) / sizeof(*not_progress);
 	    i++)
 		assert_int_equal(parse("progress", not_progress[i], "cat",
@@ -147,6 +148,19 @@ display_options(void **state)
 	assert_int_equal(parse("tach", "-ushaded", "-ublock", NULL),
 	    OPTIONS_RUN);
 	assert_int_equal(opts.bar_style, RENDER_BLOCK);
+	/* -m: seconds, a second at least; pv's --average-rate is no -m */
+	assert_int_equal(parse("tach", "-m", "30", NULL), OPTIONS_RUN);
+	assert_true(opts.average_window == 30);
+	assert_int_equal(parse("tach", "--average-rate-window=2.5", NULL),
+	    OPTIONS_RUN);
+	assert_true(opts.average_window == 2.5);
+	assert_int_equal(parse("tach", "-m", "0.5", NULL), OPTIONS_BAD);
+	assert_string_equal(msg, "average rate window `0.5': not a number of "
+	    "seconds from 1 to 86400");
+	assert_int_equal(parse("tach", "--average-rate", NULL), OPTIONS_USAGE);
+	assert_string_equal(msg, "pv's --average-rate is -F %a here");
+	assert_int_equal(parse("tach", "-d", "1", "-m", "9", NULL),
+	    OPTIONS_RUN);
 	assert_int_equal(parse("tach", "-u", "fancy", NULL), OPTIONS_BAD);
 	assert_string_equal(msg,
 	    "-u `fancy': not plain, block, granular or shaded");

@@ -159,6 +159,57 @@ bounded(void **state)
 	stats_free(&s);
 }
 
+/* The rates' shape over the run: one cell a stretch, against the top. */
+static void
+sparkline(void **state)
+{
+	struct stats_intervals iv = { 0 };
+	char buf[3 * 64 + 1];
+	uint64_t count = 0;
+
+	(void)state;
+	assert_int_equal(stats_sparkline(&iv, 40, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	/* 8 intervals: a ramp of 100..800 a second, then a stall */
+	for (int i = 1; i <= 8; i++) {
+		count += 100 * (uint64_t)i;
+		stats_interval(&iv, 1, i, count, false);
+	}
+	stats_interval(&iv, 1, 9, count, false);
+	assert_int_equal(stats_sparkline(&iv, 40, buf, sizeof(buf)), 9);
+	assert_string_equal(buf, "▁▂▃▄▅▆▇█ ");
+	/* fewer cells than intervals: each the mean of its stretch */
+	assert_int_equal(stats_sparkline(&iv, 3, buf, sizeof(buf)), 3);
+	/* 200, 500 and 500 a second: 3.2, 8 and 8 eighths of the top */
+	assert_string_equal(buf, "▃██");
+	/* too little room for a cell */
+	assert_int_equal(stats_sparkline(&iv, 0, buf, sizeof(buf)), 0);
+	/* room for one cell: the whole run, the top of itself */
+	assert_int_equal(stats_sparkline(&iv, 9, buf, 4), 1);
+	assert_string_equal(buf, "█");
+	stats_free(&iv.rates);
+}
+
+/* A long run keeps its whole shape in bounded memory. */
+static void
+sparkline_long_run(void **state)
+{
+	struct stats_intervals iv = { 0 };
+	char buf[3 * 8 + 1];
+	uint64_t count = 0;
+
+	(void)state;
+	/* 100000 intervals: the first half at 1000/s, the second at 125 */
+	for (int i = 1; i <= 100000; i++) {
+		count += i <= 50000 ? 1000 : 125;
+		stats_interval(&iv, 1, i, count, false);
+	}
+	assert_true(iv.nseries <= STATS_SERIES);
+	assert_int_equal(stats_sparkline(&iv, 8, buf, sizeof(buf)), 8);
+	assert_string_equal(buf, "████▁▁▁▁");
+	stats_free(&iv.rates);
+}
+
 int
 main(void)
 {
@@ -169,6 +220,8 @@ main(void)
 		cmocka_unit_test(partial_interval),
 		cmocka_unit_test(intervals),
 		cmocka_unit_test(bounded),
+		cmocka_unit_test(sparkline),
+		cmocka_unit_test(sparkline_long_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
