@@ -183,6 +183,15 @@ emit(struct display *d, bool final, enum display_outcome outcome,
 	l.reason = reason;
 	if (d->stats)
 		stats_interval(&d->rates, d->interval, t, l.state.count, final);
+	/* a row whatever is drawn (-q, -D), one an instant (not a redraw's) */
+	if (d->log != NULL && (final || t > d->logged_at)) {
+		d->logged_at = t;
+		if (!report_csv(d->log, &l)) {
+			report_warn("--log %s", text_safe(d->log_name));
+			d->log = NULL;
+			d->log_failed = true;
+		}
+	}
 	if (t < d->delay)
 		return t;
 	if (d->numeric)
@@ -191,6 +200,16 @@ emit(struct display *d, bool final, enum display_outcome outcome,
 		report_json(&l);
 	report_draw(&d->out, &l.state, 1);
 	return t;
+}
+
+void
+display_log(struct display *d, FILE *log, const char *name)
+{
+	/* one that failed in -U's store has said so */
+	d->log_failed = log != NULL && ferror(log);
+	d->log = d->log_failed ? NULL : log;
+	d->log_name = name;
+	d->logged_at = 0;
 }
 
 void

@@ -82,6 +82,23 @@ ring_size(const struct options *opts)
 	return (size_t)opts->bufsize;
 }
 
+/* The input (an -f, or "stdin") that is the file st is, or NULL. */
+static const char *
+an_input(const struct options *opts, const struct stat *st)
+{
+	struct stat in;
+	const char *name;
+
+	for (size_t i = 0; i < (opts->nfiles > 0 ? opts->nfiles : 1); i++) {
+		name = opts->nfiles > 0 ? opts->files[i] : "stdin";
+		if ((opts->nfiles > 0 ? stat(name, &in) :
+		    fstat(STDIN_FILENO, &in)) == 0 && in.st_dev == st->st_dev &&
+		    in.st_ino == st->st_ino)
+			return name;
+	}
+	return NULL;
+}
+
 /*
  * -o: FILE becomes the output, as the shell's > makes it, except that a
  * file is emptied only once no input is FILE itself.  -X: /dev/null, so
@@ -92,7 +109,7 @@ open_output(const struct options *opts)
 {
 	const char *path = opts->discard ? "/dev/null" : opts->output;
 	const char *name;
-	struct stat in, out;
+	struct stat out;
 	int fd;
 
 	if (path == NULL)
@@ -105,19 +122,53 @@ open_output(const struct options *opts)
 		signals_die(signals_fatal());
 	if (fd == -1 || fstat(fd, &out) == -1)
 		report_err(1, "-o %s", text_safe(path));
-	for (size_t i = 0; S_ISREG(out.st_mode) &&
-	    i < (opts->nfiles > 0 ? opts->nfiles : 1); i++) {
-		name = opts->nfiles > 0 ? opts->files[i] : "stdin";
-		if ((opts->nfiles > 0 ? stat(name, &in) :
-		    fstat(STDIN_FILENO, &in)) == 0 && in.st_dev == out.st_dev &&
-		    in.st_ino == out.st_ino)
-			report_errx(1, "%s: input file is output file",
-			    text_safe(name));
-	}
+	if (S_ISREG(out.st_mode) && (name = an_input(opts, &out)) != NULL)
+		report_errx(1, "%s: input file is output file",
+		    text_safe(name));
 	if ((S_ISREG(out.st_mode) && ftruncate(fd, 0) == -1) ||
 	    dup2(fd, STDOUT_FILENO) == -1)
 		report_err(1, "-o %s", text_safe(path));
 	close(fd);
+}
+
+/*
+ * --log: FILE as > makes it, its header written, before a byte moves; a
+ * file, FIFO or socket that is an input or the output is refused before
+ * it is emptied (its rows would be mixed into the data), a terminal or
+ * /dev/null shared with them is not.
+ */
+static FILE *
+open_log(const struct options *opts)
+{
+	struct stat st, out;
+	const char *name = NULL;
+	FILE *f;
+	int fd;
+
+	if (opts->log == NULL)
+		return NULL;
+	while ((fd = open(opts->log, O_WRONLY | O_CREAT | O_CLOEXEC, 0666)) ==
+	    -1 && errno == EINTR && signals_fatal() == 0)
+		;
+	if (fd == -1 && signals_fatal() != 0)
+		signals_die(signals_fatal());
+	if (fd == -1 || fstat(fd, &st) == -1)
+		report_err(1, "--log %s", text_safe(opts->log));
+	if (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) ||
+	    S_ISSOCK(st.st_mode)) {
+		if (fstat(STDOUT_FILENO, &out) == 0 &&
+		    out.st_dev == st.st_dev && out.st_ino == st.st_ino)
+			name = opts->output != NULL ? opts->output : "stdout";
+		else
+			name = an_input(opts, &st);
+	}
+	if (name != NULL)
+		report_errx(1, "--log %s: is %s, which it would corrupt",
+		    text_safe(opts->log), text_safe(name));
+	if ((S_ISREG(st.st_mode) && ftruncate(fd, 0) == -1) ||
+	    (f = fdopen(fd, "w")) == NULL || !report_csv_header(f))
+		report_err(1, "--log %s", text_safe(opts->log));
+	return f;
 }
 
 /* -U's store by name while it is made: not left behind half made. */
@@ -518,7 +569,7 @@ exit_of(const struct run *run, bool skipped, const char *reason)
  */
 static void
 store_inputs(struct options *opts, struct input *in, size_t *next,
-    struct run *run)
+    struct run *run, FILE *log)
 {
 	struct options o = *opts;
 	struct display display;
@@ -547,6 +598,7 @@ store_inputs(struct options *opts, struct input *in, size_t *next,
 		o.name = "storing";
 	relay_setup(&relay, &o, in->fd, stored.out, &display);
 	display_start(&display, &o, in, &relay);
+	display_log(&display, log, o.log);
 	stored.end = copy_inputs(&relay, in, &o, &display, next, &run->failed,
 	    &stored.in_name);
 	stored.at_size = relay_reached(&relay);
@@ -583,6 +635,7 @@ main(int argc, char *argv[])
 	const char *reason;
 	size_t next = 0;
 	bool skipped;
+	FILE *log;
 	int status;
 
 	standard_fds_open();
@@ -607,6 +660,7 @@ main(int argc, char *argv[])
 		return status;
 	}
 	open_output(&opts);
+	log = open_log(&opts);
 	if (!open_next(&in, &opts, &next, &run.failed)) {
 		if (signals_fatal() != 0)
 			signals_die(signals_fatal());
@@ -614,7 +668,7 @@ main(int argc, char *argv[])
 	}
 	input_sizes(&in, &opts);
 	if (opts.store != NULL)
-		store_inputs(&opts, &in, &next, &run);
+		store_inputs(&opts, &in, &next, &run, log);
 	run.out_name = opts.output != NULL ? opts.output : "stdout";
 	if (opts.cmd != NULL) {
 		run.out = start_command(&opts, &in, &run.cmd);
@@ -622,6 +676,7 @@ main(int argc, char *argv[])
 	}
 	relay_setup(&relay, &opts, in.fd, run.out, &display);
 	display_start(&display, &opts, &in, &relay);
+	display_log(&display, log, opts.log);
 	run.end = copy_inputs(&relay, &in, &opts, &display, &next, &run.failed,
 	    &run.in_name);
 	run.at_size = relay_reached(&relay);
@@ -636,6 +691,12 @@ main(int argc, char *argv[])
 	    sizeof(why)) : NULL;
 	display_finish(&display, outcome, reason);
 	skipped = report_skipped(&relay, &opts);
+	status = exit_of(&run, skipped, reason);
+	/* the log is output asked for: one that failed fails the run */
+	if (log != NULL && fclose(log) == EOF && !display.log_failed) {
+		report_warn("--log %s", text_safe(opts.log));
+		display.log_failed = true;
+	}
 	options_free(&opts);
-	return exit_of(&run, skipped, reason);
+	return status == 0 && display.log_failed ? 1 : status;
 }

@@ -43,7 +43,8 @@ enum {
 	OPT_WRITE_AT,
 	OPT_READ_AT,
 	OPT_READ_LIMIT,
-	OPT_BUFFER_FILE
+	OPT_BUFFER_FILE,
+	OPT_LOG
 };
 
 static const struct option long_options[] = {
@@ -72,6 +73,7 @@ static const struct option long_options[] = {
 	{ "read-at",		required_argument, NULL, OPT_READ_AT },
 	{ "read-limit",		required_argument, NULL, OPT_READ_LIMIT },
 	{ "buffer-file",	required_argument, NULL, OPT_BUFFER_FILE },
+	{ "log",		required_argument, NULL, OPT_LOG },
 	{ "store-and-forward",	required_argument, NULL, 'U' },
 	{ "output",		required_argument, NULL, 'o' },
 	{ "discard",		no_argument,	   NULL, 'X' },
@@ -314,6 +316,10 @@ help(void)
 	    "      --stall-timeout SEC fail when nothing has moved for SEC "
 	    "seconds,\n"
 	    "                          naming the side that stalled\n"
+	    "      --log FILE          a CSV row each interval in FILE: "
+	    "elapsed, bytes,\n"
+	    "                          rates, percentage, time left, "
+	    "buffer fill\n"
 	    "      --stats             print rate statistics and waits at "
 	    "the end;\n"
 	    "                          on a terminal, the rate's sparkline "
@@ -590,6 +596,7 @@ not_taken(const struct options *opts, bool remote)
 		{ opts->store != NULL, "-U", false, false },
 		{ opts->output != NULL, "-o", false, false },
 		{ opts->discard, "-X", false, false },
+		{ opts->log != NULL, "--log", false, false },
 	};
 
 	for (size_t i = 0; i < sizeof(opt) / sizeof(opt[0]); i++)
@@ -818,6 +825,13 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 			return false;
 		}
 		opts->buffer_file = arg;
+		return true;
+	case OPT_LOG:
+		if (*arg == '\0') {
+			snprintf(msg, msglen, "--log needs a file");
+			return false;
+		}
+		opts->log = arg;
 		return true;
 	case OPT_READ_LIMIT:
 		return size_arg("read limit", arg, opts->si, 1, LLONG_MAX,

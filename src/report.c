@@ -444,6 +444,43 @@ report_json(const struct report_line *l)
 	fputs("}\n", stderr);
 }
 
+bool
+report_csv_header(FILE *f)
+{
+	fputs("elapsed,bytes,lines,rate,average,size,percent,eta,buffered,"
+	    "rate_in,final\n", f);
+	return fflush(f) != EOF && !ferror(f);
+}
+
+bool
+report_csv(FILE *f, const struct report_line *l)
+{
+	const struct render_state *s = &l->state;
+	bool lines = s->unit == RENDER_LINES;
+
+	fprintf(f, "%.3f,%llu,", s->elapsed, (unsigned long long)l->bytes);
+	if (lines)
+		fprintf(f, "%llu", (unsigned long long)s->count);
+	fprintf(f, ",%.1f,%.1f,", s->rate, s->average);
+	if (s->size > 0 || l->size_known)
+		fprintf(f, "%llu,%.2f", (unsigned long long)s->size,
+		    s->done >= s->size ? 100.0 :
+		    (double)s->done * 100 / (double)s->size);
+	else
+		fputc(',', f);
+	fputc(',', f);
+	if (s->eta >= 0 && !s->final)
+		fprintf(f, "%.1f", ceil(s->eta * 10) / 10);
+	fputc(',', f);
+	if (l->buffered)
+		fprintf(f, "%llu", (unsigned long long)l->fill.held);
+	fputc(',', f);
+	if (s->buffered)
+		fprintf(f, "%.1f", s->rate_in);
+	fprintf(f, ",%d\n", s->final);
+	return fflush(f) != EOF && !ferror(f);
+}
+
 void
 report_moved(const char *whose, uint64_t count, enum render_unit unit,
     double t, const char *tail)

@@ -6,7 +6,7 @@ _tach()
 	_init_completion -s || return
 
 	case $prev in
-	-f|--file|-P|--pidfile|--buffer-file|-U|--store-and-forward|-o|--output)
+	-f|--file|-P|--pidfile|--buffer-file|-U|--store-and-forward|-o|--output|--log)
 		_filedir
 		return ;;
 	-F|--format)
@@ -26,7 +26,7 @@ _tach()
 	# after the first operand, complete the command and its arguments
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		-f|-b|-D|-d|-F|-i|-L|-l|-m|-N|-o|-P|-p|-R|-U|-u|-w|--average-rate-window|--bar-style|--file|--buffer-size|--delay-start|--watchfd|--interval|--rate-limit|--size|--name|--pidfile|--prefix|--remote|--width|--format|--stall-timeout|--write-at|--read-at|--read-limit|--buffer-file|--store-and-forward|--output)
+		-f|-b|-D|-d|-F|-i|-L|-l|-m|-N|-o|-P|-p|-R|-U|-u|-w|--average-rate-window|--bar-style|--file|--buffer-size|--delay-start|--watchfd|--interval|--rate-limit|--size|--name|--pidfile|--prefix|--remote|--width|--format|--stall-timeout|--write-at|--read-at|--read-limit|--buffer-file|--store-and-forward|--output|--log)
 			((i++)) ;;
 		-*) ;;
 		*)
@@ -44,7 +44,7 @@ _tach()
 		    --format= --no-splice --stall-timeout= --write-at= --read-at=
 		    --read-limit= --buffer-file= --store-and-forward=
 		    --output= --discard --si --bar-style= --gauge
-		    --average-rate-window=
+		    --average-rate-window= --log=
 		    --stats --wait-for --once
 		    --reading --writing
 		    --help --version' \

@@ -17,7 +17,7 @@ function __tach_command
                     -U --store-and-forward -o --output -u --bar-style \
                     -m --average-rate-window \
                     --stall-timeout --write-at --read-at --read-limit \
-                    --buffer-file
+                    --buffer-file --log
                 set -e words[1]
             case '-*'
                 # run together, the last letter's argument is the next word
@@ -70,6 +70,7 @@ complete -c tach -n 'not __tach_command' -l read-at -x -d 'with a buffer: once f
 complete -c tach -n 'not __tach_command' -l read-limit -x -d 'with a buffer: read at most this many bytes a second'
 complete -c tach -n 'not __tach_command' -l buffer-file -r -F -d 'with a buffer: keep it in a new file, or in a directory'
 complete -c tach -n 'not __tach_command' -l stall-timeout -x -d 'fail when nothing moves for this many seconds'
+complete -c tach -n 'not __tach_command' -l log -r -F -d 'a CSV line each interval in this file'
 complete -c tach -n 'not __tach_command' -l stats -d 'rate statistics and waits at the end'
 complete -c tach -n 'not __tach_command' -l wait-for -d 'with -d NAME: watch for new ones until ^C'
 complete -c tach -n 'not __tach_command' -l once -d 'with -d: show where each file is, once, and exit'

@@ -11,6 +11,7 @@
 #define TACH_DISPLAY_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "tach/input.h"
@@ -63,10 +64,16 @@ struct display {
 	struct meter		 intake;	/* -b's buffer: bytes read */
 	struct stats_intervals	 rates;		/* --stats */
 	struct reporter		 out;
+	FILE			*log;		/* --log, or NULL */
+	const char		*log_name;
+	bool			 log_failed;	/* it took a row no more */
+	double			 logged_at;	/* its last row's time */
 };
 
 void	display_start(struct display *d, const struct options *opts,
 	    const struct input *in, struct relay *r);
+/* --log: a row to log (named name) at every tick, unless it failed. */
+void	display_log(struct display *d, FILE *log, const char *name);
 /* Several -f: the line names file, the one being read now. */
 void	display_reading(struct display *d, const char *file);
 /* -Y: the line says the output is being flushed, before it is. */

@@ -33,6 +33,7 @@ struct options {
 	const char	 *buffer_file;	/* its file, or directory; or NULL */
 	const char	 *store;	/* -U: the file, "-" for a nameless one */
 	const char	 *output;	/* -o: the file to write, or NULL */
+	const char	 *log;		/* --log: the CSV file, or NULL */
 	bool		  discard;	/* -X: write nothing */
 	bool		  interval_given; /* -i was given */
 	long long	  rate_limit;	/* -L, per second; 0: none */

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "tach/cursor.h"
 #include "tach/message.h"
@@ -120,6 +121,12 @@ double	report_suspend(struct reporter *r);
 void	report_numeric(const struct reporter *r, const struct report_line *l);
 /* --format json: one object a line on stderr. */
 void	report_json(const struct report_line *l);
+/*
+ * --log: the columns' names, then a row a line of l's numbers (a column
+ * that does not apply left empty); false when f took neither.
+ */
+bool	report_csv_header(FILE *f);
+bool	report_csv(FILE *f, const struct report_line *l);
 /*
  * --stats: "[whose: ]N bytes in T s, R/s[, tail]" on stderr: N lines in
  * lines; with bits, the rate in bits.
