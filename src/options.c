@@ -773,6 +773,19 @@ hint_line_mode(const struct options *opts, const char *arg, char *msg,
 		    "; pv's -l is --line-mode here");
 }
 
+/* A path's value: taken, or (empty) refused with why, which names it. */
+static bool
+path_arg(const char *why, const char *arg, const char **path, char *msg,
+    size_t msglen)
+{
+	if (*arg == '\0') {
+		snprintf(msg, msglen, "%s", why);
+		return false;
+	}
+	*path = arg;
+	return true;
+}
+
 /* -u: pv's four names; granular is block, which draws eighths already. */
 static bool
 style_arg(const char *arg, enum render_style *style, char *msg,
@@ -820,19 +833,11 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 		return percent_arg("--read-at", arg, &opts->read_at, msg,
 		    msglen);
 	case OPT_BUFFER_FILE:
-		if (*arg == '\0') {
-			snprintf(msg, msglen, "--buffer-file needs a path");
-			return false;
-		}
-		opts->buffer_file = arg;
-		return true;
+		return path_arg("--buffer-file needs a path", arg,
+		    &opts->buffer_file, msg, msglen);
 	case OPT_LOG:
-		if (*arg == '\0') {
-			snprintf(msg, msglen, "--log needs a file");
-			return false;
-		}
-		opts->log = arg;
-		return true;
+		return path_arg("--log needs a file", arg, &opts->log, msg,
+		    msglen);
 	case OPT_READ_LIMIT:
 		return size_arg("read limit", arg, opts->si, 1, LLONG_MAX,
 		    &opts->read_limit, msg, msglen);
@@ -875,19 +880,11 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 		opts->pidfile = arg;
 		return true;
 	case 'o':
-		if (*arg == '\0') {
-			snprintf(msg, msglen, "-o needs a file");
-			return false;
-		}
-		opts->output = arg;
-		return true;
+		return path_arg("-o needs a file", arg, &opts->output, msg,
+		    msglen);
 	case 'U':
-		if (*arg == '\0') {
-			snprintf(msg, msglen, "-U needs a file, or -");
-			return false;
-		}
-		opts->store = arg;
-		return true;
+		return path_arg("-U needs a file, or -", arg, &opts->store, msg,
+		    msglen);
 	case 'p':
 		opts->prefix = arg;
 		return true;
