@@ -564,7 +564,8 @@ fill(void *arg)
 			pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 		}
 		if (n == -1) {
-			if (errno == 0 || errno == EINTR || errno == EAGAIN)
+			if (errno == 0 || errno == EINTR || errno == EAGAIN ||
+			    (at != NULL && tier_direct_refused(r, true, errno)))
 				continue;
 			error = errno;
 			break;

@@ -37,6 +37,12 @@ compat_reserve(int fd, size_t size)
 	return 0;
 }
 
+int
+compat_direct(int fd, bool on)
+{
+	return fcntl(fd, F_NOCACHE, on ? 1 : 0) == -1 ? -1 : 0;
+}
+
 void
 compat_closefrom(int lowfd)
 {

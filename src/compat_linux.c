@@ -15,34 +15,39 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "tach/compat.h"
 
 const bool compat_abstract_sockets = true;
 
-static int	  title_argc;
-static char	**title_argv;
-
+/*
+ * libbsd makes room for a title by moving the environment and the
+ * arguments elsewhere, and the title then overwrites where they were:
+ * done before anything keeps a pointer into them (the options do).
+ */
 void
 compat_title_init(int argc, char *argv[])
 {
-	title_argc = argc;
-	title_argv = argv;
+	extern char **environ;
+	char *name;
+
+	setproctitle_init(argc, argv, environ);
+	/* libbsd copies all but the name, which getprogname() will keep */
+	if ((name = strdup(argv[0])) != NULL)
+		argv[0] = name;
 }
 
 void
 compat_title(const char *fmt, ...)
 {
-	extern char **environ;
 	char title[128];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(title, sizeof(title), fmt, ap);
 	va_end(ap);
-	/* libbsd moves argv to make room; its copies live until _exit */
-	setproctitle_init(title_argc, title_argv, environ);
 	setproctitle("%s", title);
 }
 

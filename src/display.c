@@ -119,6 +119,8 @@ state_at(struct display *d, double t, bool final, struct report_line *l,
 	s->name = d->name;
 	s->waiting = -1;
 	s->rate_in = s->rate;
+	s->sparse = d->relay->sparse;
+	s->holes = d->relay->holes;
 	/* a buffer's fill, and its input's rate: in bytes, as it reads */
 	if (l->buffered) {
 		s->waiting = (int)((double)l->fill.held * 100 /
@@ -199,6 +201,7 @@ emit(struct display *d, bool final, enum display_outcome outcome,
 	if (d->json)
 		report_json(&l);
 	report_draw(&d->out, &l.state, 1);
+	title_show(&d->title, &l.state);
 	return t;
 }
 
@@ -304,6 +307,7 @@ display_start(struct display *d, const struct options *opts,
 	/* -n and --format json replace the bar, as pv -n does */
 	report_open(&d->out, fd, !opts->quiet && !machine, opts->force,
 	    opts->width, opts->format, opts->bar_style);
+	title_open(&d->title, opts->extra, opts->extra_format, fd);
 	d->gauge = opts->gauge;
 	/*
 	 * -L needs ^Z seen, so a stop earns no burst, and --stall-timeout
@@ -312,7 +316,8 @@ display_start(struct display *d, const struct options *opts,
 	 * (on an input that never speaks) is acted on within a second.
 	 */
 	if (!d->out.active && !machine && !d->stats && opts->rate_limit == 0 &&
-	    opts->stall_timeout == 0) {
+	    opts->stall_timeout == 0 && opts->log == NULL &&
+	    opts->extra == 0) {
 		signals_timer(1);
 		return;
 	}
@@ -422,6 +427,16 @@ print_stats(struct display *d, double t)
 	if (d->lines)
 		report_moved(name, r->records, RENDER_LINES, t, NULL);
 	report_rates(&d->out, name, &d->rates, d->interval, d->unit);
+	if (r->sparse) {
+		render_amount((double)(r->bytes - r->holes), d->byte_unit,
+		    most, sizeof(most));
+		render_amount((double)r->holes, d->byte_unit, size,
+		    sizeof(size));
+		report_info("%s%ssparse: %s written, %s left as holes (%d%%)",
+		    name != NULL ? name : "", name != NULL ? ": " : "", most,
+		    size, r->bytes > 0 ? (int)((double)r->holes * 100 /
+		    (double)r->bytes + 0.5) : 0);
+	}
 	if (relay_fill(r, &f)) {
 		render_amount((double)f.most, d->byte_unit, most, sizeof(most));
 		render_amount((double)f.size, d->byte_unit, size, sizeof(size));
@@ -448,6 +463,7 @@ display_finish(struct display *d, enum display_outcome outcome,
 	d->flushing = false;
 	t = emit(d, true, outcome, reason);
 	report_end(&d->out);
+	title_close(&d->title);
 	signals_timer(0);
 	if (d->stats)
 		print_stats(d, t);

@@ -132,6 +132,68 @@ open_output(const struct options *opts)
 }
 
 /*
+ * -O: holes are made by moving a regular file's offset past zeros; a
+ * file opened to append (>>) writes at its end wherever the offset is.
+ */
+static void
+sparse_output(const char *name)
+{
+	struct stat sb;
+	int flags;
+
+	if (fstat(STDOUT_FILENO, &sb) == -1 ||
+	    (flags = fcntl(STDOUT_FILENO, F_GETFL)) == -1)
+		report_err(1, "%s", text_safe(name));
+	if (!S_ISREG(sb.st_mode))
+		report_errx(1, "-O: %s is not a file: no holes can be made "
+		    "in it", text_safe(name));
+	if (flags & O_APPEND)
+		report_errx(1, "-O: %s is open to append (>>): holes need "
+		    "an offset to move", text_safe(name));
+}
+
+/* -K: stdin's (1) and stdout's (2) direct I/O, to be put back. */
+static unsigned direct_borrowed;
+
+static void
+direct_return(void)
+{
+	if (direct_borrowed & 1)
+		(void)compat_direct(STDIN_FILENO, false);
+	if (direct_borrowed & 2)
+		(void)compat_direct(STDOUT_FILENO, false);
+	direct_borrowed = 0;
+}
+
+/*
+ * -K: fd past the page cache, if it is a file or a disk (a pipe or a
+ * terminal has no cache to pass); where the system refuses, the copy
+ * goes through the cache, saying so.  Standard input and output are
+ * shared with the shell: put back as they were when the copy ends, or
+ * tach does.
+ */
+static bool
+direct_io(int fd, const char *name)
+{
+	struct stat sb;
+
+	if (fstat(fd, &sb) == -1 ||
+	    !(S_ISREG(sb.st_mode) || S_ISBLK(sb.st_mode)))
+		return false;
+	if (compat_direct(fd, true) == -1) {
+		report_warnx("-K: %s: no direct I/O here (%s): through the "
+		    "page cache", text_safe(name), strerror(errno));
+		return false;
+	}
+	if (fd == STDIN_FILENO || fd == STDOUT_FILENO) {
+		if (direct_borrowed == 0)
+			atexit(direct_return);
+		direct_borrowed |= fd == STDIN_FILENO ? 1 : 2;
+	}
+	return true;
+}
+
+/*
  * --log: FILE as > makes it, its header written, before a byte moves; a
  * file, FIFO or socket that is an input or the output is refused before
  * it is emptied (its rows would be mixed into the data), a terminal or
@@ -189,6 +251,7 @@ withdraw(void)
 	pidfile_withdraw();
 	control_close();
 	store_withdraw();
+	direct_return();
 }
 
 /* A child's death by signal N becomes tach's, so the shell sees 128+N. */
@@ -260,6 +323,7 @@ copy_inputs(struct relay *relay, struct input *in, const struct options *opts,
 
 	for (;;) {
 		relay_next_input(relay, in->fd, *next - 1);
+		relay->direct_in = opts->direct && direct_io(in->fd, in->name);
 		*in_name = opts->decompress ? in->decompressor_name : in->name;
 		end = relay_run(relay);
 		if (relay_reached(relay) ||
@@ -359,6 +423,8 @@ relay_setup(struct relay *r, const struct options *opts, int in, int out,
 	    .limit = (double)opts->rate_limit,
 	    .limit_in_bytes = opts->rate_in_bytes,
 	    .stall_timeout = opts->stall_timeout,
+	    .sparse = opts->sparse,
+	    .direct = opts->direct,
 	    .service = display_service,
 	    .ctx = display });
 }
@@ -378,6 +444,10 @@ written(const struct run *run)
 static void
 end_output(struct run *run, struct relay *r, struct display *display)
 {
+	if (written(run) && relay_sparse_end(r) == -1) {
+		run->end = RELAY_WRITE_ERROR;
+		run->error = errno;
+	}
 	if (written(run) && r->writeback.fd != -1) {
 		display_flushing(display);
 		if (relay_flush(r) == -1) {
@@ -588,7 +658,7 @@ store_inputs(struct options *opts, struct input *in, size_t *next,
 		atexit(store_withdraw);
 	}
 	o.rate_limit = o.read_limit = 0;
-	o.sync = false;
+	o.sync = o.sparse = false;	/* tach's own file, read whole */
 	o.buffer_file = NULL;
 	o.write_at = 0;
 	o.read_at = 100;
@@ -601,6 +671,7 @@ store_inputs(struct options *opts, struct input *in, size_t *next,
 	display_log(&display, log, o.log);
 	stored.end = copy_inputs(&relay, in, &o, &display, next, &run->failed,
 	    &stored.in_name);
+	direct_return();
 	stored.at_size = relay_reached(&relay);
 	stored.error = relay.error;
 	size = o.separator != -1 ? relay.records : relay.bytes;
@@ -660,6 +731,8 @@ main(int argc, char *argv[])
 		return status;
 	}
 	open_output(&opts);
+	if (opts.sparse)
+		sparse_output(opts.output != NULL ? opts.output : "stdout");
 	log = open_log(&opts);
 	if (!open_next(&in, &opts, &next, &run.failed)) {
 		if (signals_fatal() != 0)
@@ -675,10 +748,12 @@ main(int argc, char *argv[])
 		run.out_name = opts.cmd[0];
 	}
 	relay_setup(&relay, &opts, in.fd, run.out, &display);
+	relay.direct_out = opts.direct && direct_io(run.out, run.out_name);
 	display_start(&display, &opts, &in, &relay);
 	display_log(&display, log, opts.log);
 	run.end = copy_inputs(&relay, &in, &opts, &display, &next, &run.failed,
 	    &run.in_name);
+	direct_return();	/* before stdin and stdout are closed */
 	run.at_size = relay_reached(&relay);
 	run.error = relay.error;
 	/* nothing is left to change: a late -R says so at once */

@@ -26,6 +26,7 @@
 #include "tach/render.h"
 #include "tach/size.h"
 #include "tach/message.h"
+#include "tach/title.h"
 
 enum {
 	OPT_FORCE = CHAR_MAX + 1,
@@ -77,6 +78,9 @@ static const struct option long_options[] = {
 	{ "store-and-forward",	required_argument, NULL, 'U' },
 	{ "output",		required_argument, NULL, 'o' },
 	{ "discard",		no_argument,	   NULL, 'X' },
+	{ "sparse",		no_argument,	   NULL, 'O' },
+	{ "direct-io",		no_argument,	   NULL, 'K' },
+	{ "extra-display",	required_argument, NULL, 'x' },
 	{ "si",			no_argument,	   NULL, 'k' },
 	{ "bar-style",		required_argument, NULL, 'u' },
 	{ "gauge",		no_argument,	   NULL, 'g' },
@@ -148,12 +152,12 @@ usage(bool as_progress)
 		    "       %*s [-p prefix] cmd [args...]\n", name, pad, "");
 	else
 		fprintf(stderr,
-		    "usage: %s [-0cEegknqSWXYz] [-b size] [-D seconds] "
+		    "usage: %s [-0cEegKknOqSWXYz] [-b size] [-D seconds] "
 		    "[-f file]... [-i seconds]\n"
 		    "       %*s [-L rate] [-l length] [-m seconds] [-N name] "
 		    "[-o file]\n"
 		    "       %*s [-P pidfile] [-p prefix] [-U file] [-u style] "
-		    "[-w width]\n"
+		    "[-w width] [-x where]\n"
 		    "       %*s [-F format | --format json] [--force] "
 		    "[--line-mode] [--no-splice]\n"
 		    "       %*s [--stats] [cmd [args ...]]\n"
@@ -249,6 +253,9 @@ help(void)
 	    "against the\n"
 	    "                          highest it has been\n"
 	    "  -i, --interval SEC      seconds between redraws (default 0.2)\n"
+	    "  -K, --direct-io         direct I/O (O_DIRECT) on input and "
+	    "output files and\n"
+	    "                          disks: past the page cache\n"
 	    "  -k, --si                amounts in powers of 1000 (1 MB is "
 	    "10^6 bytes),\n"
 	    "                          and in the sizes after it (1m; 1MiB "
@@ -270,6 +277,10 @@ help(void)
 	    "  -n, --numeric           print a percentage a line on stderr;\n"
 	    "                          with -F, its fields as numbers\n"
 	    "  -P, --pidfile FILE      write tach's PID to FILE while it runs\n"
+	    "  -O, --sparse            leave holes in the output file for "
+	    "blocks of zeros,\n"
+	    "                          and skip the input file's holes "
+	    "unread\n"
 	    "  -o, --output FILE       write to FILE, not to standard output\n"
 	    "  -p, --prefix TEXT       text to the left of the bar\n"
 	    "  -q, --quiet             draw no bar\n"
@@ -292,6 +303,11 @@ help(void)
 	    "  -Y, --sync              keep little unwritten in the output's "
 	    "page cache,\n"
 	    "                          and flush it before the end\n"
+	    "  -x, --extra-display WHERE[:FORMAT]\n"
+	    "                          the progress in the window's title "
+	    "(window) and\n"
+	    "                          in ps (process), or both: "
+	    "window,process\n"
 	    "  -z, --decompress        decompress the input (gzip, bzip2, "
 	    "xz, zstd, lz4)\n"
 	    "      --force             draw even when not on a terminal: "
@@ -596,6 +612,9 @@ not_taken(const struct options *opts, bool remote)
 		{ opts->store != NULL, "-U", false, false },
 		{ opts->output != NULL, "-o", false, false },
 		{ opts->discard, "-X", false, false },
+		{ opts->sparse, "-O", false, false },
+		{ opts->direct, "-K", false, false },
+		{ opts->extra != 0, "-x", false, false },
 		{ opts->log != NULL, "--log", false, false },
 	};
 
@@ -736,6 +755,8 @@ flag_option(struct options *opts, int ch)
 	case 'n': opts->numeric = true; break;
 	case 'q': opts->quiet = true; break;
 	case 'X': opts->discard = true; break;
+	case 'O': opts->sparse = true; break;
+	case 'K': opts->direct = true; break;
 	case 'k': opts->si = true; break;
 	case 'g': opts->gauge = true; break;
 	case 'S': opts->stop_at_size = true; break;
@@ -804,6 +825,46 @@ style_arg(const char *arg, enum render_style *style, char *msg,
 	snprintf(msg, msglen, "-u `%s': not plain, block, granular or "
 	    "shaded", arg);
 	return false;
+}
+
+/*
+ * -x: pv's places, window and process (or pv's longer names for them),
+ * with commas between, then :FORMAT for -F's fields instead of the
+ * default title.
+ */
+static bool
+extra_arg(struct options *opts, const char *arg, char *msg, size_t msglen)
+{
+	const struct { const char *name; unsigned where; } names[] = {
+		{ "window", TITLE_WINDOW }, { "windowtitle", TITLE_WINDOW },
+		{ "process", TITLE_PROCESS }, { "processtitle", TITLE_PROCESS },
+		{ "proctitle", TITLE_PROCESS },
+	};
+	const char *p = arg;
+	size_t len, i;
+
+	opts->extra = 0;
+	for (; *p != '\0' && *p != ':'; p += len + (p[len] == ',')) {
+		len = strcspn(p, ",:");
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strlen(names[i].name) == len &&
+			    strncmp(p, names[i].name, len) == 0)
+				break;
+		if (i == sizeof(names) / sizeof(names[0])) {
+			snprintf(msg, msglen, "-x `%.*s': not window or "
+			    "process", (int)len, p);
+			return false;
+		}
+		opts->extra |= names[i].where;
+	}
+	if (opts->extra == 0) {
+		snprintf(msg, msglen, "-x needs a place: window, process, or "
+		    "both (window,process)");
+		return false;
+	}
+	opts->extra_format = *p == ':' ? p + 1 : NULL;
+	return opts->extra_format == NULL ||
+	    render_format_check(opts->extra_format, msg, msglen);
 }
 
 /*
@@ -890,6 +951,8 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 		return true;
 	case 'u':
 		return style_arg(arg, &opts->bar_style, msg, msglen);
+	case 'x':
+		return extra_arg(opts, arg, msg, msglen);
 	case 'w':
 		ok = size_arg("width", arg, false, 1, RENDER_WIDTH_MAX, &n,
 		    msg, msglen);
@@ -955,6 +1018,12 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 		    opts->discard ? "-X" : "-o");
 		return OPTIONS_BAD;
 	}
+	if (opts->sparse && (opts->discard || opts->cmd != NULL)) {
+		snprintf(msg, msglen, "-O makes holes in a file: %s",
+		    opts->discard ? "-X writes nothing" :
+		    "the command takes the output, through a pipe");
+		return OPTIONS_BAD;
+	}
 	if (opts->output != NULL && opts->discard) {
 		snprintf(msg, msglen, "-X writes nothing: not with -o");
 		return OPTIONS_BAD;
@@ -1012,7 +1081,9 @@ options_init(struct options *opts, char *argv[])
 	opts->read_at = 100;
 	base = base != NULL ? base + 1 : argv[0];
 	opts->as_progress = strcmp(base, "progress") == 0;
-	setprogname(base);
+	/* on Linux, libbsd's setproctitle_init has set a copy of its own */
+	if (strcmp(getprogname(), base) != 0)
+		setprogname(base);
 	argv[0] = (char *)base;		/* getopt's messages name it */
 }
 

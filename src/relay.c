@@ -49,6 +49,26 @@ relay_default_bufsize(int in, int out, bool zerocopy)
 	return (min + blk - 1) / blk * blk;
 }
 
+/*
+ * -O: holes only past the output's end: bytes beyond it read back as
+ * zeros, and a hole within it would leave what was there.
+ */
+static void
+sparse_start(struct relay *r)
+{
+	struct stat sb;
+	off_t at;
+
+	if (fstat(r->out, &sb) == -1 ||
+	    (at = lseek(r->out, 0, SEEK_CUR)) == -1)
+		report_err(1, "-O: the output");
+	r->sparse = true;
+	r->out_at = (uint64_t)at;
+	r->sparse_from = (uint64_t)sb.st_size;
+	r->sparse_block = sb.st_blksize >= 512 && sb.st_blksize <= 1 << 20 ?
+	    (size_t)sb.st_blksize : 4096;
+}
+
 void
 relay_init(struct relay *r, int in, int out, const struct relay_config *c)
 {
@@ -62,7 +82,8 @@ relay_init(struct relay *r, int in, int out, const struct relay_config *c)
 	r->out = out;
 	r->bufsize = c->bufsize == 0 ? 1 : c->bufsize > RELAY_BUFSIZE_MAX ?
 	    RELAY_BUFSIZE_MAX : c->bufsize;
-	r->zerocopy = c->zerocopy;
+	/* holes and direct I/O are made in tach's buffer, not in a pipe */
+	r->zerocopy = c->zerocopy && !c->sparse && !c->direct;
 	r->stop_at = c->stop_at;
 	r->separator = c->lines ? c->separator : -1;
 	r->skip_errors = c->skip_errors;
@@ -74,12 +95,14 @@ relay_init(struct relay *r, int in, int out, const struct relay_config *c)
 	r->writeback.fd = -1;
 	if (c->sync)
 		writeback_init(&r->writeback, out);
+	if (c->sparse)
+		sparse_start(r);
 	if (c->limit > 0)
 		relay_set_limit(r, c->limit, c->limit_in_bytes);
 	if (c->buffer_file != NULL)
 		fd = ring_file(c->buffer_file, c->buffer);
 	if (c->buffer > 0 && (r->ring = ring_new(c->buffer, c->write_at,
-	    c->read_at, c->zerocopy && TACH_USE_ZEROCOPY && !c->lines,
+	    c->read_at, r->zerocopy && TACH_USE_ZEROCOPY && !c->lines,
 	    fd)) == NULL)
 		report_err(1, "-b: a buffer of %zu bytes", c->buffer);
 	/* the mapping keeps the file */
@@ -104,6 +127,20 @@ int
 relay_flush(struct relay *r)
 {
 	return writeback_finish(&r->writeback);
+}
+
+int
+relay_sparse_end(struct relay *r)
+{
+	struct stat sb;
+
+	if (!r->sparse)
+		return 0;
+	if (fstat(r->out, &sb) == -1)
+		return -1;
+	if ((uint64_t)sb.st_size >= r->out_at)
+		return 0;
+	return ftruncate(r->out, (off_t)r->out_at);
 }
 
 void

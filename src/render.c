@@ -281,8 +281,11 @@ draw_activity(struct out *o, const struct render_state *s, int cols)
 	put(o, "]", 1);
 }
 
-/* The most a line has: its bar, amounts, a buffer's three, times, note. */
-#define FIELDS_MAX	11
+/*
+ * The most a line has: its bar, amounts, -O's holes, a buffer's three,
+ * times, note.
+ */
+#define FIELDS_MAX	12
 
 /* The fields, in the order they stand on the line. */
 static int
@@ -300,6 +303,12 @@ fields_of(const struct render_state *s, struct field *f)
 	}
 	steady_amount((double)s->count, s->unit, "", "", txt, sizeof(txt));
 	add(f, &n, TEXT, known && !s->final ? 6 : 9, "%s", txt);
+	/* of them, left as holes: in bytes, whatever the line counts */
+	if (s->sparse) {
+		steady_amount((double)s->holes, s->unit == RENDER_LINES ?
+		    RENDER_BYTES : s->unit, "holes ", "", txt, sizeof(txt));
+		add(f, &n, TEXT, s->final ? 6 : 2, "%s", txt);
+	}
 	/* a buffer's sides apart: "in 128 MiB/s out 56.9 MiB/s buf 73%" */
 	if (s->buffered && !s->final) {
 		steady_amount(s->rate_in, s->unit, "in ", "/s", txt,
@@ -833,4 +842,51 @@ render_format(const struct render_state *s, const char *format, int width,
 	put_repeat(&o, " ", avail - used);
 	*o.p = '\0';
 	return (size_t)(o.p - buf);
+}
+
+/* -x: a title is this wide at most, with -x's format. */
+#define TITLE_WIDTH	100
+
+size_t
+render_title(const struct render_state *s, const char *format, char *buf,
+    size_t buflen)
+{
+	const struct render_caps plain = { false, "", "", RENDER_PLAIN };
+	char amount[32], rate[32], time[32], tail[96], pct[8] = "";
+	char name[PREFIX_MAX];
+	double fill = bar_fill(s);
+	size_t len, used;
+
+	if (format != NULL) {
+		len = render_format(s, format, TITLE_WIDTH, &plain, buf,
+		    buflen);
+		/* a title has no steady columns to keep */
+		while (len > 0 && buf[len - 1] == ' ')
+			buf[--len] = '\0';
+		used = strspn(buf, " ");
+		memmove(buf, buf + used, len - used + 1);
+		return len - used;
+	}
+	name[0] = '\0';
+	if (s->name != NULL)
+		(void)text_escape(s->name, false, 40, name, sizeof(name) - 2,
+		    &used);
+	if (name[0] != '\0')
+		strcat(name, ": ");
+	if (fill >= 0 && s->size > 0)
+		snprintf(pct, sizeof(pct), "%d%% ", bar_percent(s, fill));
+	render_amount((double)s->count, s->unit, amount, sizeof(amount));
+	render_amount(s->final ? s->average : s->rate, s->unit, rate,
+	    sizeof(rate));
+	if (s->final) {
+		render_duration(s->elapsed, time, sizeof(time));
+		snprintf(tail, sizeof(tail), "avg %s/s in %s", rate, time);
+	} else if (s->size > 0 && s->eta >= 0) {
+		render_duration(ceil(s->eta), time, sizeof(time));
+		snprintf(tail, sizeof(tail), "%s/s ETA %s", rate, time);
+	} else
+		snprintf(tail, sizeof(tail), "%s/s", rate);
+	len = (size_t)snprintf(buf, buflen, "%s%s%s %s", name, pct, amount,
+	    tail);
+	return len < buflen ? len : buflen - 1;
 }

@@ -408,6 +408,9 @@ report_json(const struct report_line *l)
 	if (s->unit == RENDER_LINES)
 		fprintf(stderr, "\"lines\":%llu,\"unit\":\"lines\",",
 		    (unsigned long long)s->count);
+	if (s->sparse)
+		fprintf(stderr, "\"holes\":%llu,",
+		    (unsigned long long)s->holes);
 	if (l->buffered)
 		fprintf(stderr, "\"read\":%llu,\"buffered\":%llu,",
 		    (unsigned long long)l->fill.taken,

@@ -123,6 +123,40 @@ term_param(const char *cap, int p1, int p2)
 	return out;
 }
 
+/* xterm's window operations: the title saved on its stack, restored. */
+#define TITLE_PUSH	"\033[22;2t"
+#define TITLE_POP	"\033[23;2t"
+
+/*
+ * -x: how to reach the window's title.  A status line, where terminfo
+ * says there is one, or else the title sequence of xterm and the
+ * terminals that copied it, which most terminfo entries leave out.
+ */
+static void
+title_caps(struct terminal *t)
+{
+	static const char *const xterms[] = { "xterm", "rxvt", "screen",
+	    "tmux", "alacritty", "foot", "kitty", "wezterm", "vte", "gnome",
+	    "konsole", "st-", "iterm" };
+	const char *term = getenv("TERM"), *tsl = tigetstr("tsl");
+
+	if (tigetflag("hs") > 0 && tsl != NULL && tsl != (char *)-1) {
+		expand(t->tsl, term_param(tsl, 0, 0));
+		expand(t->fsl, tigetstr("fsl"));
+		if (t->fsl[0] == '\0')
+			t->tsl[0] = '\0';
+		return;
+	}
+	for (size_t i = 0; term != NULL && i < sizeof(xterms) /
+	    sizeof(xterms[0]); i++)
+		if (strncmp(term, xterms[i], strlen(xterms[i])) == 0) {
+			strcpy(t->tsl, "\033]2;");
+			strcpy(t->fsl, "\007");
+			t->title_stack = true;
+			return;
+		}
+}
+
 void
 term_open(struct terminal *t, int fd, bool colour)
 {
@@ -145,6 +179,7 @@ term_open(struct terminal *t, int fd, bool colour)
 	expand(t->cuu1, tigetstr("cuu1"));
 	verbatim(t->cup, tigetstr("cup"));
 	verbatim(t->csr, tigetstr("csr"));
+	title_caps(t);
 	if (colour && tigetnum("colors") >= 8) {
 		char *setaf = tigetstr("setaf");
 
@@ -221,4 +256,38 @@ term_draw_at(const struct terminal *t, int up, bool down, const char *line,
 	memcpy(frame + at + cr, line, len);
 	memcpy(frame + at + cr + len, t->el, el);
 	term_write(t, frame, at + cr + len + el);
+}
+
+bool
+term_title(struct terminal *t, const char *text)
+{
+	char frame[TERM_FRAME_MAX];
+	size_t len = strlen(text), tsl = strlen(t->tsl), fsl = strlen(t->fsl);
+	size_t at = 0;
+
+	if (t->tsl[0] == '\0')
+		return false;
+	if (!term_ready(t))
+		return true;
+	/* xterm's stack: the user's title comes back at the end */
+	if (t->title_stack && !t->title_pushed) {
+		at = strlen(TITLE_PUSH);
+		memcpy(frame, TITLE_PUSH, at);
+		t->title_pushed = true;
+	}
+	if (at + tsl + len + fsl > sizeof(frame))
+		len = sizeof(frame) - at - tsl - fsl;
+	memcpy(frame + at, t->tsl, tsl);
+	memcpy(frame + at + tsl, text, len);
+	memcpy(frame + at + tsl + len, t->fsl, fsl);
+	term_write(t, frame, at + tsl + len + fsl);
+	return true;
+}
+
+void
+term_title_end(struct terminal *t)
+{
+	if (t->title_pushed && term_ready(t))
+		term_write(t, TITLE_POP, strlen(TITLE_POP));
+	t->title_pushed = false;
 }

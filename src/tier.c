@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -277,23 +278,26 @@ tier_transfer(struct relay *r, bool input, void *buf, size_t len)
 	    .events = input ? POLLIN : POLLOUT };
 	bool blocks = r->timed && poll(&pfd, 1, 0) == 0;
 	double since = blocks ? clock_now() : 0;
-	ssize_t n = input ? read(r->in, buf, len) : write(r->out, buf, len);
+	ssize_t n;
 
+	do
+		n = input ? read(r->in, buf, len) : write(r->out, buf, len);
+	while (n == -1 && tier_direct_refused(r, input, errno));
 	if (blocks)
 		*(input ? &r->wait_in : &r->wait_out) += clock_now() - since;
 	return n;
 }
 
-bool
-tier_write(struct relay *r, const void *data, size_t len,
+static bool
+write_all(struct relay *r, const unsigned char *p, size_t len,
     enum relay_end *end)
 {
-	const unsigned char *p = data;
 	ssize_t n;
 
 	while (len > 0) {
 		n = tier_transfer(r, false, (void *)p, len);
 		if (n > 0) {
+			r->out_at += (uint64_t)n;
 			if (!tier_count(r, p, (size_t)n, end))
 				return false;
 			p += n;
@@ -304,6 +308,82 @@ tier_write(struct relay *r, const void *data, size_t len,
 			errno = ENOSPC;		/* as gnulib's full_write */
 		if (!tier_write_again(r, errno, end))
 			return false;
+	}
+	return true;
+}
+
+bool
+tier_hole(struct relay *r, const unsigned char *data, size_t len,
+    enum relay_end *end)
+{
+	if (lseek(r->out, (off_t)len, SEEK_CUR) == -1) {
+		r->error = errno;
+		*end = RELAY_WRITE_ERROR;
+		return false;
+	}
+	r->out_at += len;
+	r->holes += len;
+	return tier_count(r, data, len, end);
+}
+
+static bool
+all_zeros(const unsigned char *p, size_t n)
+{
+	return n == 0 || (p[0] == 0 && memcmp(p, p + 1, n - 1) == 0);
+}
+
+/*
+ * -O: how many of the n bytes at p are of one kind with the first block:
+ * whole blocks of the output, zeros past its old end (a hole), or else
+ * data; *hole says which.
+ */
+static size_t
+sparse_run(const struct relay *r, const unsigned char *p, size_t n,
+    bool *hole)
+{
+	size_t blk = r->sparse_block, done, step;
+
+	done = blk - (size_t)(r->out_at % blk);
+	if (done > n)
+		done = n;
+	*hole = r->out_at >= r->sparse_from && all_zeros(p, done);
+	for (; done < n; done += step) {
+		step = n - done < blk ? n - done : blk;
+		if ((r->out_at + done >= r->sparse_from &&
+		    all_zeros(p + done, step)) != *hole)
+			break;
+	}
+	return done;
+}
+
+bool
+tier_direct_refused(struct relay *r, bool input, int error)
+{
+	bool *direct = input ? &r->direct_in : &r->direct_out;
+
+	if (error != EINVAL || !*direct)
+		return false;
+	*direct = false;
+	return compat_direct(input ? r->in : r->out, false) == 0;
+}
+
+bool
+tier_write(struct relay *r, const void *data, size_t len,
+    enum relay_end *end)
+{
+	const unsigned char *p = data;
+	size_t n;
+	bool hole;
+
+	if (!r->sparse)
+		return write_all(r, p, len, end);
+	while (len > 0) {
+		n = sparse_run(r, p, len, &hole);
+		if (!(hole ? tier_hole(r, p, n, end) :
+		    write_all(r, p, n, end)))
+			return false;
+		p += n;
+		len -= n;
 	}
 	return true;
 }

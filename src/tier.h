@@ -119,7 +119,24 @@ ssize_t		tier_transfer(struct relay *r, bool input, void *buf,
  * pipe, the rest a write error).
  */
 bool		tier_write_again(struct relay *r, int error, enum relay_end *end);
-/* Writes all of data, counting it: true, or false with *end set. */
+/*
+ * -K: a read (input) or write that failed with error, on a side set
+ * direct: an EINVAL is a block direct I/O cannot take (the last, short
+ * one; a pipe's odd read; a buffer's part page), so that side goes
+ * through the page cache from now on.  True to try the call again.
+ */
+bool		tier_direct_refused(struct relay *r, bool input, int error);
+/*
+ * -O: len bytes of zeros (data, or NULL for an input's hole, which
+ * holds no line) become a hole: the output's offset moves past them.
+ * Counted: true, or false with *end set.
+ */
+bool		tier_hole(struct relay *r, const unsigned char *data,
+		    size_t len, enum relay_end *end);
+/*
+ * Writes all of data, counting it, with -O its blocks of zeros past the
+ * output's old end as holes: true, or false with *end set.
+ */
 bool		tier_write(struct relay *r, const void *data, size_t len,
 		    enum relay_end *end);
 

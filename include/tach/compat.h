@@ -22,7 +22,10 @@
  */
 extern const bool	compat_abstract_sockets;
 
-/* Keeps main's arguments, for compat_title (libbsd moves them). */
+/*
+ * Readies main's arguments for compat_title, before anything keeps a
+ * pointer into them (libbsd moves them).
+ */
 void	compat_title_init(int argc, char *argv[]);
 /* setproctitle(3) where the system has it, else nothing. */
 void	compat_title(const char *fmt, ...)
@@ -58,6 +61,13 @@ int	compat_reserve(int fd, size_t size);
  * timer slack is 50), for pauses of tens of them; elsewhere nothing.
  */
 void	compat_fine_timer(void);
+/*
+ * -K: reads and writes of fd past the page cache (O_DIRECT; macOS's
+ * F_NOCACHE), or through it again: 0, or -1 with errno (ENOTSUP where
+ * the system has no such mode).  Only for files and disks: on a Linux
+ * pipe O_DIRECT means packets.
+ */
+int	compat_direct(int fd, bool on);
 /* Closes every descriptor from lowfd up: closefrom(2), or a loop. */
 void	compat_closefrom(int lowfd);
 /*

@@ -20,6 +20,7 @@
 #include "tach/relay.h"
 #include "tach/report.h"
 #include "tach/stats.h"
+#include "tach/title.h"
 
 /* How a run ended, for the closing line and the final JSON object. */
 enum display_outcome {
@@ -64,6 +65,7 @@ struct display {
 	struct meter		 intake;	/* -b's buffer: bytes read */
 	struct stats_intervals	 rates;		/* --stats */
 	struct reporter		 out;
+	struct title		 title;		/* -x */
 	FILE			*log;		/* --log, or NULL */
 	const char		*log_name;
 	bool			 log_failed;	/* it took a row no more */

@@ -35,6 +35,10 @@ struct options {
 	const char	 *output;	/* -o: the file to write, or NULL */
 	const char	 *log;		/* --log: the CSV file, or NULL */
 	bool		  discard;	/* -X: write nothing */
+	bool		  sparse;	/* -O: holes for zeros */
+	bool		  direct;	/* -K: O_DIRECT on files and disks */
+	unsigned	  extra;	/* -x: TITLE_WINDOW, TITLE_PROCESS */
+	const char	 *extra_format;	/* -x's :FORMAT, or NULL */
 	bool		  interval_given; /* -i was given */
 	long long	  rate_limit;	/* -L, per second; 0: none */
 	bool		  rate_in_bytes; /* -L in a byte unit (1MiB): bytes

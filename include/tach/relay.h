@@ -88,6 +88,14 @@ struct relay {
 	uint64_t	 undelivered;	/* read into it, not written: lost */
 	size_t		 held;		/* buf's first bytes, a tier's to write */
 	double		 stall_timeout;	/* seconds, or 0 */
+	bool		 sparse;	/* -O: zeros become holes */
+	uint64_t	 holes;		/* -O: bytes left as holes */
+	uint64_t	 out_at;	/* -O: the output's offset */
+	uint64_t	 sparse_from;	/* -O: holes only here on (its size) */
+	size_t		 sparse_block;	/* -O: the output's block */
+	/* -K: in or out was set direct; a call it refuses turns it off */
+	bool		 direct_in;
+	bool		 direct_out;
 	uint64_t	 moved;		/* read and written, when last seen */
 	double		 moved_at;	/* when it last changed */
 	enum relay_side	 stalled_side;	/* set when the timeout passed */
@@ -117,6 +125,8 @@ struct relay_config {
 	double		 limit;		/* -L, or 0 */
 	bool		 limit_in_bytes; /* -L in bytes in line mode */
 	double		 stall_timeout;	/* --stall-timeout, or 0 */
+	bool		 sparse;	/* -O: out is a regular file */
+	bool		 direct;	/* -K: through tach's buffer only */
 	bool		(*service)(void *ctx);	/* as struct relay's */
 	void		*ctx;
 };
@@ -160,6 +170,11 @@ bool		relay_reached(const struct relay *r);
  */
 bool		relay_write(struct relay *r, const void *data, size_t len,
 		    enum relay_end *end);
+/*
+ * -O: the output ends where its last byte or hole does (a hole at the end
+ * leaves a file short until its size is set): 0, or -1 with errno.
+ */
+int		relay_sparse_end(struct relay *r);
 /* Frees the buffer; the skipped ranges stay for the report. */
 void		relay_free(struct relay *r);
 void		relay_free_skipped(struct relay *r);

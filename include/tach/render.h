@@ -46,6 +46,8 @@ struct render_state {
 	double		 rate;		/* current, count per second */
 	bool		 gauge;		/* -g: no size, a bar of rate_max's */
 	double		 rate_max;	/* the highest rate so far */
+	bool		 sparse;	/* -O: holes shows */
+	uint64_t	 holes;		/* -O: bytes of count left as holes */
 	double		 rate_in;	/* the input's, with a buffer; else rate */
 	bool		 buffered;	/* -b's buffer: rate_in, waiting its fill */
 	double		 average;	/* since the start */
@@ -97,6 +99,15 @@ size_t	render_numeric(const struct render_state *s, bool size_known,
  * render_format does not know, or no field at all ("xml").
  */
 bool	render_format_check(const char *format, char *msg, size_t msglen);
+/*
+ * -x: the state as a window's or process's title, one line, no control
+ * characters: "name: 42% 1.20 GiB 120 MiB/s ETA 0:01:00", or the
+ * closing "100% 5.00 GiB avg 120 MiB/s in 0:00:42"; or format's fields
+ * as -F lays them out in 100 columns, the blanks around cut.  Returns the
+ * length; buflen must be at least RENDER_BUFSIZE(100).
+ */
+size_t	render_title(const struct render_state *s, const char *format,
+	    char *buf, size_t buflen);
 /* "1.50 MiB": three significant digits and an IEC unit. */
 void	render_iec(double value, char *buf, size_t buflen);
 /*

@@ -30,6 +30,10 @@ struct terminal {
 	char	cup[TERM_CAP_MAX];	/* move it: unexpanded, for tiparm */
 	char	csr[TERM_CAP_MAX];	/* scrolling region: unexpanded */
 	char	cuu1[TERM_CAP_MAX];	/* up a row, or "" */
+	char	tsl[TERM_CAP_MAX];	/* -x: into the title, or "" */
+	char	fsl[TERM_CAP_MAX];	/* and out of it */
+	bool	title_stack;		/* xterm's: titles pushed, popped */
+	bool	title_pushed;		/* the user's, by term_title */
 	/*
 	 * 0 while data moves: a frame the terminal cannot take at once is
 	 * dropped.  Then, until when the last ones may wait for it.
@@ -66,6 +70,16 @@ void	term_draw_at(const struct terminal *t, int up, bool down,
  * ssh) loses the frame, so the display never holds the data or the exit.
  */
 bool	term_ready(const struct terminal *t);
+/*
+ * -x: sets the window's title to text (printable), if the terminal has
+ * one: a status line in terminfo (hs, tsl, fsl), or, where TERM names an
+ * xterm-like terminal, xterm's title sequence, the old title pushed on
+ * xterm's stack the first time.  False where there is none.  Like a
+ * frame, one a stopped terminal cannot take is dropped.
+ */
+bool	term_title(struct terminal *t, const char *text);
+/* -x: the title as it was before term_title, where the terminal keeps it. */
+void	term_title_end(struct terminal *t);
 /*
  * Writes raw bytes, ignoring errors; an interrupted write (the redraw
  * timer) loses the rest of the frame.

@@ -321,6 +321,29 @@ line_mode_and_sync(void **state)
 	assert_true(opts.stop_at_size && opts.size == 10);
 }
 
+/* -O and -K, pv's letters: off by default; -O needs a file to write. */
+static void
+sparse_and_direct(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("tach", NULL), OPTIONS_RUN);
+	assert_false(opts.sparse || opts.direct);
+	assert_int_equal(parse("tach", "-O", "-K", NULL), OPTIONS_RUN);
+	assert_true(opts.sparse && opts.direct);
+	assert_int_equal(parse("tach", "--sparse", "--direct-io", "-o", "f",
+	    NULL), OPTIONS_RUN);
+	assert_true(opts.sparse && opts.direct);
+	assert_int_equal(parse("tach", "-O", "cat", NULL), OPTIONS_BAD);
+	assert_int_equal(parse("tach", "-O", "-X", NULL), OPTIONS_BAD);
+	/* direct reads still make sense: into a command, or read through */
+	assert_int_equal(parse("tach", "-K", "-X", NULL), OPTIONS_RUN);
+	assert_int_equal(parse("tach", "-K", "cat", NULL), OPTIONS_RUN);
+	assert_int_equal(parse("tach", "-d", "1", "-O", NULL), OPTIONS_BAD);
+	assert_int_equal(parse("tach", "-R", "1", "-K", "-L", "1", NULL),
+	    OPTIONS_BAD);
+	assert_int_equal(parse("progress", "-O", "cat", NULL), OPTIONS_USAGE);
+}
+
 static int
 free_options(void **state)
 {
@@ -432,6 +455,7 @@ main(void)
 		cmocka_unit_test(usage_help_version),
 		cmocka_unit_test(several_files),
 		cmocka_unit_test(line_mode_and_sync),
+		cmocka_unit_test(sparse_and_direct),
 		cmocka_unit_test(watch),
 	};
 

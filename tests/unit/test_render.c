@@ -692,6 +692,76 @@ buffered_line(void **state)
 	assert_string_equal(line, "2048.0 100.0");
 }
 
+/*
+ * -O: the bytes left as holes, in a field of its own beside the amount,
+ * the first to go when room is short, but kept on the closing line; in
+ * bytes when the line counts lines.
+ */
+static void
+holes_field(void **state)
+{
+	struct render_state s = half();
+
+	(void)state;
+	s.sparse = true;
+	s.holes = 3 << 20;
+	render_line(&s, 120, &ascii, line, sizeof(line));
+	assert_non_null(strstr(line, "    500 B holes 3.00 MiB "));
+	render_line(&s, 60, &ascii, line, sizeof(line));
+	assert_null(strstr(line, "holes"));
+	assert_non_null(strstr(line, "ETA"));
+	s.final = true;
+	render_line(&s, 70, &ascii, line, sizeof(line));
+	assert_non_null(strstr(line, "500 B holes 3.00 MiB avg"));
+	s.final = false;
+	s.unit = RENDER_LINES;
+	render_line(&s, 120, &ascii, line, sizeof(line));
+	assert_non_null(strstr(line, "holes 3.00 MiB"));
+	s.sparse = false;
+	render_line(&s, 120, &ascii, line, sizeof(line));
+	assert_null(strstr(line, "holes"));
+	for (int w = 1; w <= 200; w++) {
+		s.sparse = true;
+		s.final = w % 2 == 0;
+		render_line(&s, w, &utf8, line, sizeof(line));
+		assert_int_equal(columns(line), w - 1);
+	}
+}
+
+/*
+ * -x: the title, one line with no blanks around it: the percentage with
+ * a size, the time left while live, the average and the time at the
+ * end; a name escaped; -F's fields after a colon.
+ */
+static void
+title_text(void **state)
+{
+	struct render_state s = half();
+	char title[RENDER_BUFSIZE(100)];
+
+	(void)state;
+	render_title(&s, NULL, title, sizeof(title));
+	assert_string_equal(title, "50% 500 B 100 B/s ETA 0:00:05");
+	s.name = "disk\033]2;x\007";
+	s.final = true;
+	s.average = 2048;
+	render_title(&s, NULL, title, sizeof(title));
+	assert_string_equal(title,
+	    "disk\\x1b]2;x\\x07: 50% 500 B avg 2.00 KiB/s in 0:00:05");
+	s.name = NULL;
+	s.final = false;
+	s.size = 0;
+	s.eta = -1;
+	render_title(&s, NULL, title, sizeof(title));
+	assert_string_equal(title, "500 B 100 B/s");
+	render_title(&s, "%b at %r", title, sizeof(title));
+	assert_string_equal(title, "500 B at    100 B/s");	/* -F's columns */
+	s.size = 1000;
+	render_title(&s, "%p", title, sizeof(title));
+	assert_non_null(strstr(title, "50% [="));
+	assert_int_equal(title[strlen(title) - 1], ']');
+}
+
 /* -n -F: every token as a plain number, "-" for one not known yet. */
 static void
 numeric_fields(void **state)
@@ -847,6 +917,8 @@ main(void)
 		cmocka_unit_test(bar_styles),
 		cmocka_unit_test(gauge),
 		cmocka_unit_test(buffered_line),
+		cmocka_unit_test(holes_field),
+		cmocka_unit_test(title_text),
 		cmocka_unit_test(numeric_fields),
 		cmocka_unit_test(numeric_percentage),
 		cmocka_unit_test(numeric_text_escaped),

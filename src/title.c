@@ -1,0 +1,49 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * -x: the window's and the process's titles (title.h).
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include "tach/compat.h"
+#include "tach/title.h"
+
+void
+title_open(struct title *t, unsigned where, const char *format, int fd)
+{
+	memset(t, 0, sizeof(*t));
+	t->where = where;
+	t->format = format;
+	if ((where & TITLE_WINDOW) && isatty(fd) &&
+	    tcgetpgrp(fd) == getpgrp()) {
+		term_open(&t->term, fd, false);
+		t->window = t->term.tsl[0] != '\0';
+	}
+}
+
+void
+title_show(struct title *t, const struct render_state *s)
+{
+	char text[sizeof(t->shown)];
+
+	if (t->where == 0)
+		return;
+	(void)render_title(s, t->format, text, sizeof(text));
+	/* a redraw of the same text would only cost the terminal */
+	if (strcmp(text, t->shown) == 0)
+		return;
+	strcpy(t->shown, text);
+	if (t->window)
+		(void)term_title(&t->term, text);
+	if (t->where & TITLE_PROCESS)
+		compat_title("%s", text);
+}
+
+void
+title_close(struct title *t)
+{
+	if (t->window)
+		term_title_end(&t->term);
+}

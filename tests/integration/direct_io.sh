@@ -1,0 +1,89 @@
+# -K, --direct-io (pv 1.7): files and disks are read and written past the
+# page cache (O_DIRECT), through tach's aligned buffer; the last, short
+# block and any other the system will not take direct go through the
+# cache, exact; a file system that refuses is named, and the copy goes
+# on; standard input and output are left as tach found them.
+. "$(dirname "$0")/lib.sh"
+need strace
+
+random "$WORK/data" 5000123		# not a whole number of blocks
+out=$WORK/out
+
+strace -f -e trace=/^fcntl,write -o "$WORK/trace" \
+    "$TACH" -q -K -f "$WORK/data" -o "$out"
+check "files: exact ($?)" cmp -s "$WORK/data" "$out"
+check "…the input read direct" \
+    grep -Eq 'fcntl(64)?\([0-9]+, F_SETFL, O_RDONLY\|O_DIRECT' "$WORK/trace"
+check "…the output written direct" \
+    grep -Eq 'fcntl(64)?\(1, F_SETFL, O_WRONLY\|O_DIRECT' "$WORK/trace"
+check "…the short block refused direct, then written" \
+    grep -q 'write(1, .*= -1 EINVAL' "$WORK/trace"
+check "…as the only one" [ "$(grep -c '= -1 EINVAL' "$WORK/trace")" -eq 1 ]
+head -c 8388608 /dev/urandom >"$WORK/whole"
+strace -f -e trace=write -o "$WORK/trace" \
+    "$TACH" -q -K -f "$WORK/whole" -o "$out"
+check "whole blocks: exact ($?)" cmp -s "$WORK/whole" "$out"
+lacks "…every write direct" "$WORK/trace" EINVAL
+
+# Pipes are left alone: on Linux O_DIRECT makes a pipe carry packets
+strace -f -e trace=/^fcntl -o "$WORK/trace" sh -c \
+    'cat "$1" | "$2" -q -K | cat >"$3"' sh "$WORK/data" "$TACH" "$out"
+check "pipes: exact ($?)" cmp -s "$WORK/data" "$out"
+lacks "…neither set direct" "$WORK/trace" O_DIRECT
+cat "$WORK/data" | "$TACH" -q -K >"$out"
+check "a pipe into a file: exact ($?)" cmp -s "$WORK/data" "$out"
+"$TACH" -q -K -b 8M <"$WORK/data" >"$out"
+check "with a buffer: exact ($?)" cmp -s "$WORK/data" "$out"
+"$TACH" -q -K --line-mode -L 2000 <"$WORK/data" >"$out"
+check "in line mode, paced: exact ($?)" cmp -s "$WORK/data" "$out"
+"$TACH" -q -K -S -l 1000001 <"$WORK/data" >"$out"
+check "-S at an odd size: exact ($?)" cmp -s -n 1000001 "$WORK/data" "$out"
+check "…and no more" [ "$(stat -c %s "$out")" -eq 1000001 ]
+# pv's own cases: paced in bytes, and one file twice
+"$TACH" -q -K -L 8M -f "$WORK/data" -o "$out"
+check "-L: exact ($?)" cmp -s "$WORK/data" "$out"
+"$TACH" -q -K -f "$WORK/data" -f "$WORK/data" -o "$out"
+cat "$WORK/data" "$WORK/data" >"$WORK/twice"
+check "one file twice: exact ($?)" cmp -s "$WORK/twice" "$out"
+"$TACH" -q -K -X -f "$WORK/data" 2>"$WORK/err"
+check "-X: read direct, nothing said ($?)" empty "$WORK/err"
+
+# Standard input and output are the shell's: after tach, the next reads
+# and writes go on from where it stopped, in sizes no direct read or
+# write could take
+# (1 MiB: tach's own reads and writes stay whole blocks, and direct)
+{ "$TACH" -q -K -S -l 1048576 >/dev/null; dd bs=1000 status=none; } \
+    <"$WORK/data" >"$out" 2>"$WORK/err"
+tail -c +1048577 "$WORK/data" >"$WORK/rest"
+check "stdin put back as it was ($?)" cmp -s "$WORK/rest" "$out"
+check "…nothing said" empty "$WORK/err"
+{ "$TACH" -q -K -S -l 1048576 <"$WORK/data"; echo end; } >"$out" \
+    2>"$WORK/err"
+{ head -c 1048576 "$WORK/data"; echo end; } >"$WORK/head"
+check "stdout put back as it was ($?)" cmp -s "$WORK/head" "$out"
+check "…nothing said" empty "$WORK/err"
+{ "$TACH" -q -K -S -l 1000001; cat; } <"$WORK/data" >"$out" 2>"$WORK/err"
+check "both, at an odd size ($?)" cmp -s "$WORK/data" "$out"
+
+# A file system without direct I/O (ramfs): said, and the copy goes on
+if unshare -rm true 2>/dev/null; then
+	mkdir "$WORK/mnt"
+	unshare -rm sh -c 'mount -t ramfs none "$1" && cp "$2" "$1/data" &&
+	    "$3" -q -K -f "$1/data" -o "$1/out"; echo $? >"$1/rc";
+	    cmp "$1/data" "$1/out" >"$1/cmp" 2>&1; cp "$1/rc" "$1/cmp" "$4"' \
+	    sh "$WORK/mnt" "$WORK/data" "$TACH" "$WORK" 2>"$WORK/err"
+	check "refused: exit 0 ($(cat "$WORK/rc" 2>/dev/null))" \
+	    [ "$(cat "$WORK/rc" 2>/dev/null)" = 0 ]
+	check "…exact" empty "$WORK/cmp"
+	check "…naming the input" grep -qx "tach: -K: $WORK/mnt/data: no direct \
+I/O here (Invalid argument): through the page cache" "$WORK/err"
+	check "…and the output" grep -qx "tach: -K: $WORK/mnt/out: no direct \
+I/O here (Invalid argument): through the page cache" "$WORK/err"
+else
+	echo "SKIP: no user namespace to mount ramfs in" >&2
+fi
+
+"$TACH" -q -K -l 5 -d 1 2>"$WORK/err"
+check "-K with -d: refused ($?)" [ $? -eq 1 ]
+
+done_testing

@@ -1,0 +1,100 @@
+# -x, --extra-display (pv 1.9): the progress also in the terminal
+# window's title (a status line in terminfo, or xterm's title sequence
+# where TERM names an xterm-like terminal) and in the process's title,
+# as ps and top show it.  Producers wait at a gate the test opens.
+. "$(dirname "$0")/lib.sh"
+tmux_session
+
+title() { tmx display-message -p '#{pane_title}'; }
+titled() { title | grep -qF -- "$1"; }
+cmdline() { tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null; }
+shows_as() { cmdline "$1" | grep -qF -- "$2"; }
+
+# The window's title, in tmux (TERM=screen: xterm's sequence)
+tmx select-pane -T before
+close_gate
+run "clear; (head -c 1000000 /dev/zero; $GATED; head -c 1000000 /dev/zero) | '$TACH' -x window -N copy -l 2000000 >/dev/null; echo rc=\$?"
+check "the window's title at 50%" wait_until 60 titled "copy: 50% 977 KiB "
+check "…and the bar drawn as ever" wait_for "copy:  50% ["
+snap >/dev/null
+lacks "…no sequence left on the screen" "$WORK/snap" '\]2;|22;2t'
+open_gate
+check "finishes" wait_for "rc=0"
+# tmux keeps xterm's stack of titles: the one before comes back
+check "the title as it was before" wait_until 60 titled before
+# pv's long name; -q draws no bar, the title still moves
+tmx select-pane -T before
+close_gate
+run "clear; (head -c 1000000 /dev/zero; $GATED; head -c 1000000 /dev/zero) | '$TACH' -q -x windowtitle:'%b %{name}' -N q >/dev/null; echo rc=\$?"
+check "-q: the title only, -F's fields" wait_until 60 titled "977 KiB q"
+open_gate
+check "finishes" wait_for "rc=0"
+snap >/dev/null
+lacks "…no bar drawn" "$WORK/snap" 'KiB'
+# A background job sets no title, as it draws no bar
+tmx select-pane -T before
+run "clear; '$TACH' -x window -f /dev/null & wait; echo rc=\$?"
+check "a background job" wait_for "rc=0"
+check "…leaves the title alone" [ "$(title)" = before ]
+# A terminal with no title to set is sent nothing for one
+run "clear; TERM=vt100 '$TACH' -x window -N plain -l 3000 </dev/null >/dev/null 2>&1; echo rc=\$?"
+check "no title on a vt100" wait_for "rc=0"
+check "…the title left alone" [ "$(title)" = before ]
+
+# The process's title (Linux: libbsd's setproctitle; /proc to read it)
+if [ -r /proc/self/cmdline ]; then
+	close_gate
+	(head -c 1000000 /dev/zero; gated; head -c 1000000 /dev/zero) |
+	    "$TACH" -q -x process -N copy -l 2000000 >/dev/null &
+	pid=$!
+	check "ps: the process's title at 50%" \
+	    wait_until 60 shows_as $pid "tach: copy: 50% 977 KiB "
+	open_gate
+	wait $pid
+	check "…exit 0 ($?)" [ $? -eq 0 ]
+	close_gate
+	(head -c 1000000 /dev/zero; gated) |
+	    "$TACH" -q -x 'proctitle:%b' -N "$(printf 'x\033]2;evil\007')" \
+	    >/dev/null &
+	pid=$!
+	check "-x's format, pv's long name" \
+	    wait_until 60 shows_as $pid "tach: 977 KiB"
+	open_gate
+	wait $pid
+	close_gate
+	(head -c 1000000 /dev/zero; gated) |
+	    "$TACH" -q -x process -N "$(printf 'x\033]2;evil\007')" \
+	    >/dev/null &
+	pid=$!
+	check "a name with controls: escaped" \
+	    wait_until 60 shows_as $pid "tach: x\\x1b]2;evil\\x07: "
+	open_gate
+	wait $pid
+	# libbsd moves the arguments: the options must not point at them
+	close_gate
+	mkfifo "$WORK/fifo"
+	(head -c 1000000 /dev/zero; gated) >"$WORK/fifo" &
+	"$TACH" -q -x window,process -f "$WORK/fifo" -f /dev/null >"$WORK/out" &
+	pid=$!
+	check "both, with -f files: their names still whole" \
+	    wait_until 60 shows_as $pid "tach: 977 KiB"
+	open_gate
+	wait $pid
+	check "…exact" [ "$(wc -c <"$WORK/out")" -eq 1000000 ]
+else
+	echo "SKIP: no /proc to read a process's title from" >&2
+fi
+
+# What -x refuses
+"$TACH" -x foo </dev/null 2>"$WORK/err"
+check "-x foo: refused ($?)" [ $? -eq 1 ]
+check "…saying why" grep -qx "tach: -x \`foo': not window or process" \
+    "$WORK/err"
+"$TACH" -x :%b </dev/null 2>"$WORK/err"
+check "-x with no place: refused ($?)" [ $? -eq 1 ]
+"$TACH" -x window:%Q </dev/null 2>"$WORK/err"
+check "-x with a bad format: refused ($?)" [ $? -eq 1 ]
+"$TACH" -x window -d 1 </dev/null 2>"$WORK/err"
+check "-x with -d: refused ($?)" [ $? -eq 1 ]
+
+done_testing
