@@ -7,6 +7,10 @@
  * sender's end of writing; K is L, N, p, i, w or F, as the options (B is
  * -L in a byte unit, bytes even in line mode).  The
  * answer is "ok", or why the request was refused, on one line.
+ *
+ * -Q's request is "Q 1": the copy keeps the connection and writes its
+ * state down it, a line each time it draws, until the closing one
+ * (STATE_FORMAT, the name last, in hex).
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -32,8 +36,17 @@
 
 #define REQUEST_MAX	8192
 #define ANSWER_MAX	256
+#define QUERIERS_MAX	16
+/* elapsed bytes count done lines size known rate average rate_in
+   buffered waiting eta final sparse holes result name */
+#define STATE_FORMAT	"S %.3f %llu %llu %llu %d %llu %d %.1f %.1f %.1f " \
+			"%d %d %.1f %d %d %llu %s "
+#define STATE_MAX	(256 + 2 * NAME_MAX_HEX)
+#define NAME_MAX_HEX	256		/* bytes of a name sent, at most */
 
 static int listener = -1;
+static int queriers[QUERIERS_MAX];
+static size_t nqueriers;
 static bool buffered;		/* --read-limit is taken */
 static pid_t owner;
 static char bound[sizeof(((struct sockaddr_un *)NULL)->sun_path)];
@@ -236,6 +249,9 @@ take_record(struct control_change *c, const char *rec, char *msg,
 		if ((*text = strdup(v)) == NULL)
 			report_err(1, "-R");
 		return true;
+	case 'Q':
+		c->query = true;
+		return true;
 	case 'i':
 		x = strtod(v, &end);
 		if (end != v && *end == '\0' && x >= 0.01 && x <= 86400) {
@@ -322,7 +338,14 @@ control_take(struct control_change *c)
 		if (len <= 0)
 			snprintf(msg, sizeof(msg), "not a request");
 		else if (parse_request(c, req, (size_t)len, msg, sizeof(msg))) {
-			answer(fd, "ok");
+			if (!c->query)
+				answer(fd, "ok");
+			else if (nqueriers < QUERIERS_MAX &&
+			    fcntl(fd, F_SETFL, O_NONBLOCK) != -1) {
+				queriers[nqueriers++] = fd;
+				return true;
+			} else
+				answer(fd, "too many watch this copy already");
 			close(fd);
 			return true;
 		}
@@ -345,11 +368,44 @@ add_record(char *req, size_t *len, size_t room, char key, const char *value)
 	return true;
 }
 
-int
-control_send(const struct options *opts)
+/*
+ * -R or -Q (letter): the connection to the copy pid, this user's, with
+ * the request req (len bytes) sent whole; tach exits saying why if it
+ * cannot be had.
+ */
+static int
+send_request(int letter, long pid, const char *req, size_t len)
 {
 	struct sockaddr_un sun;
 	socklen_t sunlen;
+	char msg[ANSWER_MAX];
+	int fd;
+
+	if (!socket_name((pid_t)pid, &sun, &sunlen, false, msg, sizeof(msg)))
+		report_errx(1, "-%c %ld: %s", letter, pid, msg);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
+		report_err(1, "-%c %ld", letter, pid);
+	if (connect(fd, (struct sockaddr *)&sun, sunlen) == -1) {
+		if (errno == ENOENT || errno == ECONNREFUSED)
+			report_errx(1,
+			    "-%c %ld: no copy of this user's with that PID "
+			    "is listening (it has ended, or watches with -d)",
+			    letter, pid);
+		report_err(1, "-%c %ld", letter, pid);
+	}
+	/* an abstract name can be taken by anyone: it must be this user's */
+	if (same_user(fd) == -1)
+		report_errx(1, "-%c %ld: the socket is not this user's copy's: "
+		    "nothing sent", letter, pid);
+	if (write(fd, req, len) != (ssize_t)len ||
+	    shutdown(fd, SHUT_WR) == -1)
+		report_err(1, "-%c %ld", letter, pid);
+	return fd;
+}
+
+int
+control_send(const struct options *opts)
+{
 	char req[REQUEST_MAX], msg[ANSWER_MAX], num[32];
 	long pid = opts->remote_pid;
 	size_t len = 0;
@@ -382,25 +438,7 @@ control_send(const struct options *opts)
 	if (!fits)
 		report_errx(1,
 		    "-R %ld: the name, prefix and format are too long", pid);
-	if (!socket_name((pid_t)pid, &sun, &sunlen, false, msg, sizeof(msg)))
-		report_errx(1, "-R %ld: %s", pid, msg);
-	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
-		report_err(1, "-R %ld", pid);
-	if (connect(fd, (struct sockaddr *)&sun, sunlen) == -1) {
-		if (errno == ENOENT || errno == ECONNREFUSED)
-			report_errx(1,
-			    "-R %ld: no copy of this user's with that PID "
-			    "is listening (it has ended, or watches with -d)",
-			    pid);
-		report_err(1, "-R %ld", pid);
-	}
-	/* an abstract name can be taken by anyone: it must be this user's */
-	if (same_user(fd) == -1)
-		report_errx(1, "-R %ld: the socket is not this user's copy's: "
-		    "nothing sent", pid);
-	if (write(fd, req, len) != (ssize_t)len ||
-	    shutdown(fd, SHUT_WR) == -1)
-		report_err(1, "-R %ld", pid);
+	fd = send_request('R', pid, req, len);
 	/* a copy stopped by ^Z answers when it is continued */
 	if (read_whole(fd, msg, sizeof(msg), 10) <= 0)
 		report_errx(1,
@@ -410,4 +448,127 @@ control_send(const struct options *opts)
 	if (strcmp(msg, "ok") != 0)
 		report_errx(1, "-R %ld: refused: %s", pid, text_safe(msg));
 	return 0;
+}
+
+void
+control_publish(const struct report_line *l)
+{
+	const struct render_state *s = &l->state;
+	char line[STATE_MAX], *p;
+	size_t len, i, kept = 0;
+	ssize_t n;
+
+	if (nqueriers == 0)
+		return;
+	len = (size_t)snprintf(line, sizeof(line), STATE_FORMAT, s->elapsed,
+	    (unsigned long long)l->bytes, (unsigned long long)s->count,
+	    (unsigned long long)s->done, s->unit == RENDER_LINES,
+	    (unsigned long long)s->size, l->size_known, s->rate, s->average,
+	    s->rate_in, s->buffered, s->waiting, s->eta, s->final, s->sparse,
+	    (unsigned long long)s->holes, s->final && l->result != NULL ?
+	    l->result : "-");
+	/* the name in hex: whatever it holds, one word on one line */
+	p = line + len;
+	for (i = 0; s->name != NULL && s->name[i] != '\0' &&
+	    i < NAME_MAX_HEX; i++, p += 2)
+		snprintf(p, 3, "%02x", (unsigned char)s->name[i]);
+	if (i == 0)
+		*p++ = '-';
+	*p++ = '\n';
+	len = (size_t)(p - line);
+	for (i = 0; i < nqueriers; i++) {
+		/* one that cannot take a line whole is too slow to keep */
+		n = write(queriers[i], line, len);
+		if (n == (ssize_t)len || (n == -1 && (errno == EAGAIN ||
+		    errno == EWOULDBLOCK) && !s->final))
+			queriers[kept++] = queriers[i];
+		else
+			close(queriers[i]);
+	}
+	nqueriers = kept;
+	if (!s->final)
+		return;
+	for (i = 0; i < nqueriers; i++)
+		close(queriers[i]);
+	nqueriers = 0;
+}
+
+int
+control_query(long pid)
+{
+	static const char req[] = "Q 1";
+
+	return send_request('Q', pid, req, sizeof(req));
+}
+
+/* Two hex digits a byte into name, namelen long; false if not hex. */
+static bool
+unhex(const char *hex, char *name, size_t namelen)
+{
+	size_t i;
+	unsigned byte;
+
+	for (i = 0; hex[2 * i] != '\0' && i + 1 < namelen; i++) {
+		if (sscanf(hex + 2 * i, "%2x", &byte) != 1)
+			return false;
+		name[i] = (char)byte;
+	}
+	name[i] = '\0';
+	return hex[2 * i] == '\0';
+}
+
+int
+control_state(int fd, struct report_line *l, char *name, size_t namelen)
+{
+	static char buf[STATE_MAX];
+	static size_t have;
+	static char result[16];
+	struct render_state *s = &l->state;
+	unsigned long long bytes, count, done, size, holes;
+	int lines, known, ring, final, sparse, used = 0;
+	char *nl, hex[2 * NAME_MAX_HEX + 2];
+	ssize_t n;
+
+	while ((nl = memchr(buf, '\n', have)) == NULL) {
+		if (have == sizeof(buf)) {
+			errno = EBADMSG;
+			return -1;
+		}
+		if ((n = read(fd, buf + have, sizeof(buf) - have)) == -1)
+			return -1;
+		if (n == 0) {
+			if (have == 0)
+				return 0;
+			errno = EBADMSG;	/* a line cut short */
+			return -1;
+		}
+		have += (size_t)n;
+	}
+	*nl = '\0';
+	memset(l, 0, sizeof(*l));
+	if (sscanf(buf, "S %lf %llu %llu %llu %d %llu %d %lf %lf %lf %d %d "
+	    "%lf %d %d %llu %15s %513s%n", &s->elapsed, &bytes, &count, &done,
+	    &lines, &size, &known, &s->rate, &s->average, &s->rate_in,
+	    &ring, &s->waiting, &s->eta, &final, &sparse, &holes, result,
+	    hex, &used) != 18 || buf + used != nl ||
+	    (strcmp(hex, "-") != 0 && !unhex(hex, name, namelen))) {
+		snprintf(name, namelen, "%s", buf);
+		errno = EBADMSG;
+		return -1;
+	}
+	l->bytes = bytes;
+	s->count = count;
+	s->done = done;
+	s->unit = lines ? RENDER_LINES : RENDER_BYTES;
+	s->size = size;
+	l->size_known = known;
+	l->buffered = s->buffered = ring;
+	s->final = final;
+	s->sparse = sparse;
+	s->holes = holes;
+	s->name = strcmp(hex, "-") != 0 ? name : NULL;
+	l->result = strcmp(result, "-") != 0 ? result : NULL;
+	have -= (size_t)(nl + 1 - buf);
+	memmove(buf, nl + 1, have);
+	return 1;
 }

@@ -119,6 +119,14 @@ state_at(struct display *d, double t, bool final, struct report_line *l,
 	s->name = d->name;
 	s->waiting = -1;
 	s->rate_in = s->rate;
+	if (d->relay->seen.keep > 0) {
+		s->last = d->relay->seen.last;
+		s->last_len = d->relay->seen.len;
+	}
+	if (d->relay->seen.has_line) {
+		s->line = d->relay->seen.line;
+		s->line_len = d->relay->seen.line_len;
+	}
 	s->sparse = d->relay->sparse;
 	s->holes = d->relay->holes;
 	/* a buffer's fill, and its input's rate: in bytes, as it reads */
@@ -194,6 +202,9 @@ emit(struct display *d, bool final, enum display_outcome outcome,
 			d->log_failed = true;
 		}
 	}
+	/* -U's store is not the copy: its end is not the copy's */
+	if (!final || !d->storing)
+		control_publish(&l);
 	if (t < d->delay)
 		return t;
 	if (d->numeric)
@@ -356,6 +367,11 @@ take_requests(struct display *d)
 
 	while (control_take(&c)) {
 		took = true;
+		/* -Q: a querier is sent the state each tick, drawn or not */
+		if (c.query && !d->ticking) {
+			signals_timer(d->interval);
+			d->ticking = true;
+		}
 		if (c.rate_limit > 0)
 			relay_set_limit(d->relay, (double)c.rate_limit,
 			    c.rate_in_bytes);

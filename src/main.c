@@ -37,6 +37,7 @@
 #include "tach/input.h"
 #include "tach/options.h"
 #include "tach/pidfile.h"
+#include "tach/query.h"
 #include "tach/relay.h"
 #include "tach/report.h"
 #include "tach/signals.h"
@@ -425,6 +426,8 @@ relay_setup(struct relay *r, const struct options *opts, int in, int out,
 	    .stall_timeout = opts->stall_timeout,
 	    .sparse = opts->sparse,
 	    .direct = opts->direct,
+	    .last_written = opts->last_written,
+	    .previous_line = opts->separator != -1,
 	    .service = display_service,
 	    .ctx = display });
 }
@@ -668,6 +671,7 @@ store_inputs(struct options *opts, struct input *in, size_t *next,
 		o.name = "storing";
 	relay_setup(&relay, &o, in->fd, stored.out, &display);
 	display_start(&display, &o, in, &relay);
+	display.storing = true;
 	display_log(&display, log, o.log);
 	stored.end = copy_inputs(&relay, in, &o, &display, next, &run->failed,
 	    &stored.in_name);
@@ -718,6 +722,8 @@ main(int argc, char *argv[])
 	signals_install();
 	if (opts.remote_pid != 0)
 		return control_send(&opts);
+	if (opts.query_pid != 0)
+		return query_run(&opts);
 	signals_at_death(withdraw);
 	/* progress(1) leaves nothing in /tmp; tach's -R finds tach */
 	if (!opts.as_progress && !opts.watching)

@@ -81,6 +81,8 @@ static const struct option long_options[] = {
 	{ "sparse",		no_argument,	   NULL, 'O' },
 	{ "direct-io",		no_argument,	   NULL, 'K' },
 	{ "extra-display",	required_argument, NULL, 'x' },
+	{ "query",		required_argument, NULL, 'Q' },
+	{ "last-written",	required_argument, NULL, 'A' },
 	{ "si",			no_argument,	   NULL, 'k' },
 	{ "bar-style",		required_argument, NULL, 'u' },
 	{ "gauge",		no_argument,	   NULL, 'g' },
@@ -154,8 +156,8 @@ usage(bool as_progress)
 		fprintf(stderr,
 		    "usage: %s [-0cEegKknOqSWXYz] [-b size] [-D seconds] "
 		    "[-f file]... [-i seconds]\n"
-		    "       %*s [-L rate] [-l length] [-m seconds] [-N name] "
-		    "[-o file]\n"
+		    "       %*s [-A bytes] [-L rate] [-l length] [-m seconds] "
+		    "[-N name] [-o file]\n"
 		    "       %*s [-P pidfile] [-p prefix] [-U file] [-u style] "
 		    "[-w width] [-x where]\n"
 		    "       %*s [-F format | --format json] [--force] "
@@ -170,9 +172,12 @@ usage(bool as_progress)
 		    "       %*s [--stats] [--wait-for | --once]\n"
 		    "       %s -R pid [-F format] [-i seconds] [-k] [-L rate] "
 		    "[-N name]\n"
-		    "       %*s [-p prefix] [-w width]\n",
+		    "       %*s [-p prefix] [-w width]\n"
+		    "       %s -Q pid [-8knq] [-N name] [-p prefix] [-u style] "
+		    "[-w width]\n"
+		    "       %*s [-F format | --format json] [--force]\n",
 		    name, pad, "", pad, "", pad, "", pad, "", name, pad, "",
-		    pad, "", pad, "", name, pad, "");
+		    pad, "", pad, "", name, pad, "", name, pad, "");
 	exit(1);
 }
 
@@ -221,6 +226,9 @@ help(void)
 	    "--line-mode with \\0\n"
 	    "  -8, --bits              amounts and rates in bits, SI (1 Mb is "
 	    "10^6 bits)\n"
+	    "  -A, --last-written N    in line mode, the last N bytes written "
+	    "(up to 256),\n"
+	    "                          before the bar; -F's %%A\n"
 	    "  -b, --buffer-size SIZE  transfer buffer size (e.g. 256k, 2x64k); "
 	    "4m and up, a\n"
 	    "                          buffer that holds up to SIZE between "
@@ -284,6 +292,9 @@ help(void)
 	    "  -o, --output FILE       write to FILE, not to standard output\n"
 	    "  -p, --prefix TEXT       text to the left of the bar\n"
 	    "  -q, --quiet             draw no bar\n"
+	    "  -Q, --query PID         draw the running copy PID's progress "
+	    "here, until it\n"
+	    "                          ends (its exit status)\n"
 	    "  -R, --remote PID        change the running copy PID's -L, "
 	    "--read-limit,\n"
 	    "                          -N, -p, -i, -w or -F\n"
@@ -489,7 +500,8 @@ size_of_file(const char *path, long long *size, char *msg, size_t msglen)
 
 /* -R PID: the process id of a running copy. */
 static bool
-remote_arg(const char *text, long *pid, char *msg, size_t msglen)
+remote_arg(int letter, const char *text, long *pid, char *msg,
+    size_t msglen)
 {
 	char *end;
 
@@ -497,7 +509,7 @@ remote_arg(const char *text, long *pid, char *msg, size_t msglen)
 	*pid = strtol(text, &end, 10);
 	if (errno != 0 || end == text || *end != '\0' || *pid <= 0 ||
 	    *pid > INT_MAX) {
-		snprintf(msg, msglen, "-R `%s': not a process id",
+		snprintf(msg, msglen, "-%c `%s': not a process id", letter,
 		    text_safe(text));
 		return false;
 	}
@@ -568,59 +580,65 @@ watch_arg(struct options *opts, int argc, const char *text, char *msg,
  * (changing a running copy) does not take, or NULL.
  */
 static const char *
-not_taken(const struct options *opts, bool remote)
+not_taken(const struct options *opts, char mode)
 {
 	const struct {
 		bool given;
 		const char *name;
-		bool watching, remote;	/* taken by -d, by -R */
+		bool watching, remote, query;	/* taken by -d, -R, -Q */
 	} opt[] = {
-		{ opts->cmd != NULL, "a command", false, false },
-		{ opts->nfiles > 0, "-f", false, false },
-		{ opts->quiet, "-q", false, false },
-		{ opts->rate_limit != 0, "-L", false, true },
-		{ opts->size >= 0, "-l", false, false },
-		{ opts->stop_at_size, "-S", false, false },
-		{ opts->bufsize != 0, "-b", false, false },
-		{ opts->decompress, "-z", false, false },
-		{ opts->skip_errors, "-E", false, false },
-		{ opts->sync, "-Y", false, false },
-		{ opts->wait, "-W", false, false },
-		{ opts->cursor, "-c", false, false },
-		{ opts->separator == '\n', "--line-mode", false, false },
-		{ opts->separator == '\0', "-0", false, false },
-		{ opts->no_splice, "--no-splice", false, false },
-		{ opts->watching, "-d", true, false },
-		{ opts->numeric, "-n", true, false },
-		{ opts->bits, "-8", true, false },
-		{ opts->si, "-k", true, true },	/* -R: for -L's value */
-		{ opts->bar_style != RENDER_BLOCK, "-u", true, false },
-		{ opts->gauge, "-g", true, false },
-		{ opts->average_window != 0, "-m", true, false },
-		{ opts->json, "--format json", true, false },
-		{ opts->format != NULL, "-F", true, true },
-		{ opts->stats, "--stats", true, false },
-		{ opts->force, "--force", true, false },
-		{ opts->delay != 0, "-D", true, false },
-		{ opts->stderr_bar, "-e", true, false },
-		{ opts->pidfile != NULL, "-P", true, false },
-		{ opts->stall_timeout != 0, "--stall-timeout", false, false },
-		{ opts->write_at != 0, "--write-at", false, false },
-		{ opts->read_at != 100, "--read-at", false, false },
-		{ opts->read_limit != 0, "--read-limit", false, true },
-		{ opts->buffer_file != NULL, "--buffer-file", false, false },
-		{ opts->store != NULL, "-U", false, false },
-		{ opts->output != NULL, "-o", false, false },
-		{ opts->discard, "-X", false, false },
-		{ opts->sparse, "-O", false, false },
-		{ opts->direct, "-K", false, false },
-		{ opts->extra != 0, "-x", false, false },
-		{ opts->log != NULL, "--log", false, false },
+		{ opts->cmd != NULL, "a command", false, false, false },
+		/* -Q: the copy draws at its own interval */
+		{ opts->interval_given, "-i", true, true, false },
+		{ opts->nfiles > 0, "-f", false, false, false },
+		{ opts->quiet, "-q", false, false, true },
+		{ opts->rate_limit != 0, "-L", false, true, false },
+		{ opts->size >= 0, "-l", false, false, false },
+		{ opts->stop_at_size, "-S", false, false, false },
+		{ opts->bufsize != 0, "-b", false, false, false },
+		{ opts->decompress, "-z", false, false, false },
+		{ opts->skip_errors, "-E", false, false, false },
+		{ opts->sync, "-Y", false, false, false },
+		{ opts->wait, "-W", false, false, false },
+		{ opts->cursor, "-c", false, false, false },
+		{ opts->separator == '\n', "--line-mode", false, false, false },
+		{ opts->separator == '\0', "-0", false, false, false },
+		{ opts->no_splice, "--no-splice", false, false, false },
+		{ opts->watching, "-d", true, false, false },
+		{ opts->numeric, "-n", true, false, true },
+		{ opts->bits, "-8", true, false, true },
+		/* -R: for -L's value */
+		{ opts->si, "-k", true, true, true },
+		{ opts->bar_style != RENDER_BLOCK, "-u", true, false, true },
+		{ opts->gauge, "-g", true, false, false },
+		{ opts->average_window != 0, "-m", true, false, false },
+		{ opts->json, "--format json", true, false, true },
+		{ opts->format != NULL, "-F", true, true, true },
+		{ opts->stats, "--stats", true, false, false },
+		{ opts->force, "--force", true, false, true },
+		{ opts->delay != 0, "-D", true, false, false },
+		{ opts->stderr_bar, "-e", true, false, false },
+		{ opts->pidfile != NULL, "-P", true, false, false },
+		{ opts->stall_timeout != 0, "--stall-timeout",
+		    false, false, false },
+		{ opts->write_at != 0, "--write-at", false, false, false },
+		{ opts->read_at != 100, "--read-at", false, false, false },
+		{ opts->read_limit != 0, "--read-limit", false, true, false },
+		{ opts->buffer_file != NULL, "--buffer-file",
+		    false, false, false },
+		{ opts->store != NULL, "-U", false, false, false },
+		{ opts->output != NULL, "-o", false, false, false },
+		{ opts->discard, "-X", false, false, false },
+		{ opts->sparse, "-O", false, false, false },
+		{ opts->direct, "-K", false, false, false },
+		{ opts->extra != 0, "-x", false, false, false },
+		{ opts->last_written != 0, "-A", false, false, false },
+		{ opts->log != NULL, "--log", false, false, false },
 	};
 
 	for (size_t i = 0; i < sizeof(opt) / sizeof(opt[0]); i++)
-		if (opt[i].given && !(remote ? opt[i].remote :
-		    opt[i].watching))
+		if (opt[i].given && !(mode == 'R' ? opt[i].remote :
+		    mode == 'Q' ? opt[i].query : opt[i].watching))
 			return opt[i].name;
 	return NULL;
 }
@@ -920,7 +938,9 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 		return seconds_arg("interval", arg, 0.01, &opts->interval, msg,
 		    msglen);
 	case 'R':
-		return remote_arg(arg, &opts->remote_pid, msg, msglen);
+		return remote_arg('R', arg, &opts->remote_pid, msg, msglen);
+	case 'Q':
+		return remote_arg('Q', arg, &opts->query_pid, msg, msglen);
 	case 'L':
 		/* line mode counts lines; 1MiB or 64KB still means bytes */
 		opts->rate_in_bytes = arg[0] != '\0' &&
@@ -953,6 +973,11 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 		return style_arg(arg, &opts->bar_style, msg, msglen);
 	case 'x':
 		return extra_arg(opts, arg, msg, msglen);
+	case 'A':
+		ok = size_arg("-A", arg, false, 1, RELAY_SEEN_MAX, &n, msg,
+		    msglen);
+		opts->last_written = (size_t)n;
+		return ok;
 	case 'w':
 		ok = size_arg("width", arg, false, 1, RENDER_WIDTH_MAX, &n,
 		    msg, msglen);
@@ -968,13 +993,20 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
     size_t msglen)
 {
 	const char *refused;
+	unsigned sees;
 
 	if (argc > 0)
 		opts->cmd = argv;
-	if (opts->remote_pid != 0 && (refused = not_taken(opts, true)) !=
+	if (opts->remote_pid != 0 && (refused = not_taken(opts, 'R')) !=
 	    NULL) {
 		snprintf(msg, msglen, "-R changes a running copy: %s does not "
 		    "apply", refused);
+		return OPTIONS_BAD;
+	}
+	if (opts->query_pid != 0 && (opts->remote_pid != 0 ||
+	    (refused = not_taken(opts, 'Q')) != NULL)) {
+		snprintf(msg, msglen, "-Q shows a running copy: %s does not "
+		    "apply", opts->remote_pid != 0 ? "-R" : refused);
 		return OPTIONS_BAD;
 	}
 	if (opts->remote_pid != 0 && opts->rate_limit == 0 &&
@@ -1033,6 +1065,20 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 		    "not with -E");
 		return OPTIONS_BAD;
 	}
+	/* the bytes are seen only where line mode counts them */
+	sees = render_format_sees(opts->format) |
+	    render_format_sees(opts->extra_format);
+	if ((opts->last_written != 0 || sees != 0) && opts->separator == -1) {
+		snprintf(msg, msglen, "%s shows the bytes written, which tach "
+		    "sees only in line mode (--line-mode, -0); elsewhere they "
+		    "move without a copy", opts->last_written != 0 ? "-A" :
+		    sees & RENDER_SEES_LAST ? "%A" : "%L");
+		return OPTIONS_BAD;
+	}
+	if ((sees & RENDER_SEES_LAST) && opts->last_written == 0) {
+		snprintf(msg, msglen, "%%A shows -A's last bytes: give -A N");
+		return OPTIONS_BAD;
+	}
 	if (opts->numeric && opts->json) {
 		snprintf(msg, msglen, "-n and --format json both write to "
 		    "stderr: choose one");
@@ -1060,7 +1106,7 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 		    "-d NAME, or -d alone");
 		return OPTIONS_BAD;
 	}
-	if (opts->watching && (refused = not_taken(opts, false)) != NULL) {
+	if (opts->watching && (refused = not_taken(opts, 'd')) != NULL) {
 		snprintf(msg, msglen, "-d watches another process: %s does not "
 		    "apply", refused);
 		return OPTIONS_BAD;

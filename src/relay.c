@@ -97,6 +97,9 @@ relay_init(struct relay *r, int in, int out, const struct relay_config *c)
 		writeback_init(&r->writeback, out);
 	if (c->sparse)
 		sparse_start(r);
+	r->seen.keep = c->last_written < RELAY_SEEN_MAX ? c->last_written :
+	    RELAY_SEEN_MAX;
+	r->seen.lines = c->previous_line;
 	if (c->limit > 0)
 		relay_set_limit(r, c->limit, c->limit_in_bytes);
 	if (c->buffer_file != NULL)

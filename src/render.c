@@ -16,7 +16,7 @@
 #include "tach/render.h"
 #include "tach/text.h"
 
-#define FIELD_MAX	48
+#define FIELD_MAX	264	/* -A's 256 bytes, and a space */
 #define BAR_MIN		8	/* brackets included */
 #define PREFIX_MAX	256	/* escaped prefix, in bytes, before cutting */
 #define NOTE_PRIORITY	2	/* the lowest: a note goes first */
@@ -282,19 +282,39 @@ draw_activity(struct out *o, const struct render_state *s, int cols)
 }
 
 /*
- * The most a line has: its bar, amounts, -O's holes, a buffer's three,
- * times, note.
+ * The most a line has: -A's bytes, its bar, amounts, -O's holes, a
+ * buffer's three, times, note.
  */
-#define FIELDS_MAX	12
+#define FIELDS_MAX	13
+
+/*
+ * -A's bytes as text, as pv and hexdump show them: printable ASCII as it
+ * is, any other byte a dot, so each is one column and none a control.
+ */
+static void
+dotted(const unsigned char *data, size_t len, char *buf, size_t buflen)
+{
+	size_t i;
+
+	for (i = 0; i < len && i + 1 < buflen; i++)
+		buf[i] = data[i] >= 0x20 && data[i] < 0x7f ? (char)data[i] :
+		    '.';
+	buf[i] = '\0';
+}
 
 /* The fields, in the order they stand on the line. */
 static int
 fields_of(const struct render_state *s, struct field *f)
 {
-	char num[32], txt[40];
+	char num[32], txt[40], last[FIELD_MAX];
 	int n = 0;
 	bool known = s->size > 0;
 	double fill = bar_fill(s);
+
+	if (s->last != NULL) {
+		dotted(s->last, s->last_len, last, sizeof(last));
+		add(f, &n, TEXT, 7, "%s", last);
+	}
 
 	if (fill >= 0) {
 		snprintf(txt, sizeof(txt), "%3d%%", bar_percent(s, fill));
@@ -522,7 +542,8 @@ render_line(const struct render_state *s, int width,
 
 /* -F's tokens: the letter, the long name, and what the field is. */
 enum token { T_TEXT, T_BAR, T_TIMER, T_ETA, T_FINETA, T_RATE, T_AVERAGE,
-    T_RATE_IN, T_RATE_OUT, T_BYTES, T_BUFFER, T_NAME, T_PERCENT };
+    T_RATE_IN, T_RATE_OUT, T_BYTES, T_BUFFER, T_NAME, T_PERCENT, T_LAST,
+    T_LINE };
 
 static const struct {
 	char		 letter;
@@ -535,6 +556,7 @@ static const struct {
 	{ '\0', "rate-in", T_RATE_IN }, { '\0', "rate-out", T_RATE_OUT },
 	{ 'b', "bytes", T_BYTES }, { 'T', "buffer-percent", T_BUFFER },
 	{ 'N', "name", T_NAME }, { '%', "%", T_PERCENT },
+	{ 'A', "last-written", T_LAST }, { 'L', "previous-line", T_LINE },
 };
 
 /*
@@ -587,6 +609,24 @@ render_format_check(const char *format, char *msg, size_t msglen)
 		snprintf(msg, msglen, "format `%s': neither json nor a line "
 		    "with a %%-field such as %%b", format);
 	return fields;
+}
+
+unsigned
+render_format_sees(const char *format)
+{
+	const char *p = format;
+	unsigned seen = 0;
+	enum token t;
+
+	while (p != NULL && (p = strchr(p, '%')) != NULL) {
+		p++;
+		t = token_at(&p);
+		seen |= t == T_LAST ? RENDER_SEES_LAST : t == T_LINE ?
+		    RENDER_SEES_LINE : 0;
+		if (t == T_TEXT && *p != '\0')
+			p++;
+	}
+	return seen;
 }
 
 /* %r and %{rate-out} are the output's rate, %a its average. */
@@ -673,6 +713,22 @@ format_bar(struct out *o, const struct render_state *s, int cols,
 	draw_bar(o, fraction, cols - (int)strlen(pct), caps);
 }
 
+/* %N's name or %L's line, as text to escape ("" for none yet). */
+static void
+line_text(const struct render_state *s, enum token t, char *buf,
+    size_t buflen)
+{
+	size_t len = s->line_len < buflen ? s->line_len : buflen - 1;
+
+	if (t == T_NAME) {
+		snprintf(buf, buflen, "%s", s->name != NULL ? s->name : "");
+		return;
+	}
+	if (s->line != NULL)
+		memcpy(buf, s->line, len);
+	buf[s->line != NULL ? len : 0] = '\0';
+}
+
 /*
  * One piece of a format at p: literal text up to the next token, or a
  * token; *next is where the one after begins.  A text piece is escaped
@@ -699,9 +755,16 @@ format_piece(const struct render_state *s, const char *p, const char **next,
 		memcpy(raw, p, *len);
 		raw[*len] = '\0';
 		*cols = text_escape(raw, caps->utf8, room, text, textlen, len);
-	} else if (t == T_NAME)
-		*cols = text_escape(s->name != NULL ? s->name : "", caps->utf8,
-		    room, text, textlen, len);
+	} else if (t == T_NAME || t == T_LINE) {
+		line_text(s, t, raw, sizeof(raw));
+		*cols = text_escape(raw, caps->utf8, room, text, textlen, len);
+	} else if (t == T_LAST) {
+		dotted(s->last, s->last_len, text, textlen);
+		*len = strlen(text);
+		if ((int)*len > room)
+			*len = (size_t)room;
+		*cols = (int)*len;
+	}
 	else if (t != T_BAR) {
 		token_text(s, t, text, textlen);
 		*len = strlen(text);
@@ -778,10 +841,12 @@ render_numeric(const struct render_state *s, bool size_known,
 			next = p + 1;
 			t = token_at(&next);
 		}
-		if (t == T_TEXT || t == T_NAME) {
-			if (t == T_NAME)
-				snprintf(raw, sizeof(raw), "%s",
-				    s->name != NULL ? s->name : "");
+		if (t == T_LAST) {
+			dotted(s->last, s->last_len, text, sizeof(text));
+			len = strlen(text);
+		} else if (t == T_TEXT || t == T_NAME || t == T_LINE) {
+			if (t != T_TEXT)
+				line_text(s, t, raw, sizeof(raw));
 			else {
 				if ((next = strchr(p + 1, '%')) == NULL)
 					next = p + strlen(p);

@@ -94,6 +94,66 @@ tier_serviced(struct relay *r)
 	return r->stall_timeout == 0 || !stalled(r);
 }
 
+/* Appends n bytes of data to buf, *len long, as far as it has room. */
+static void
+keep_start(unsigned char *buf, size_t *len, const unsigned char *data,
+    size_t n)
+{
+	if (n > RELAY_SEEN_MAX - *len)
+		n = RELAY_SEEN_MAX - *len;
+	memcpy(buf + *len, data, n);
+	*len += n;
+}
+
+/* Where the last separator in n bytes of data is, or n if none is. */
+static size_t
+last_separator(const unsigned char *data, size_t n, unsigned char sep)
+{
+	for (size_t i = n; i > 0; i--)
+		if (data[i - 1] == sep)
+			return i - 1;
+	return n;
+}
+
+/*
+ * -A: the last bytes written; %{previous-line}: the last whole line
+ * (its first RELAY_SEEN_MAX bytes), found from the end of each write.
+ */
+static void
+seen(struct relay_seen *s, const unsigned char *data, size_t n,
+    unsigned char sep)
+{
+	size_t drop, last, prev;
+
+	if (n >= s->keep) {
+		memcpy(s->last, data + n - s->keep, s->keep);
+		s->len = s->keep;
+	} else {
+		drop = s->len + n > s->keep ? s->len + n - s->keep : 0;
+		memmove(s->last, s->last + drop, s->len - drop);
+		memcpy(s->last + s->len - drop, data, n);
+		s->len += n - drop;
+	}
+	if (!s->lines)
+		return;
+	if ((last = last_separator(data, n, sep)) == n) {
+		keep_start(s->partial, &s->partial_len, data, n);
+		return;
+	}
+	if ((prev = last_separator(data, last, sep)) == last) {
+		keep_start(s->partial, &s->partial_len, data, last);
+		memcpy(s->line, s->partial, s->partial_len);
+		s->line_len = s->partial_len;
+	} else {
+		s->line_len = 0;
+		keep_start(s->line, &s->line_len, data + prev + 1,
+		    last - prev - 1);
+	}
+	s->has_line = true;
+	s->partial_len = 0;
+	keep_start(s->partial, &s->partial_len, data + last + 1, n - last - 1);
+}
+
 bool
 tier_count(struct relay *r, const unsigned char *data, size_t n,
     enum relay_end *end)
@@ -104,6 +164,8 @@ tier_count(struct relay *r, const unsigned char *data, size_t n,
 	if (r->separator != -1 && data != NULL)
 		r->records += records_count(data, n,
 		    (unsigned char)r->separator, UINT64_MAX, &all);
+	if ((r->seen.keep > 0 || r->seen.lines) && data != NULL)
+		seen(&r->seen, data, n, (unsigned char)r->separator);
 	if (writeback_step(&r->writeback, r->bytes) == -1) {
 		r->error = errno;
 		*end = RELAY_WRITE_ERROR;

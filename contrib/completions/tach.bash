@@ -18,10 +18,10 @@ _tach()
 	-x|--extra-display)
 		COMPREPLY=($(compgen -W 'window process window,process' -- "$cur"))
 		return ;;
-	-d|--watchfd|-R|--remote)
+	-d|--watchfd|-R|--remote|-Q|--query)
 		_pids
 		return ;;
-	-b|--buffer-size|-D|--delay-start|-i|--interval|-m|--average-rate-window|-L|--rate-limit|-l|--size|-N|--name|-p|--prefix|-w|--width|--stall-timeout|--write-at|--read-at|--read-limit)
+	-A|--last-written|-b|--buffer-size|-D|--delay-start|-i|--interval|-m|--average-rate-window|-L|--rate-limit|-l|--size|-N|--name|-p|--prefix|-w|--width|--stall-timeout|--write-at|--read-at|--read-limit)
 		return ;;
 	esac
 	$split && return
@@ -29,7 +29,7 @@ _tach()
 	# after the first operand, complete the command and its arguments
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		-f|-b|-D|-d|-F|-i|-L|-l|-m|-N|-o|-P|-p|-R|-U|-u|-w|-x|--average-rate-window|--bar-style|--extra-display|--file|--buffer-size|--delay-start|--watchfd|--interval|--rate-limit|--size|--name|--pidfile|--prefix|--remote|--width|--format|--stall-timeout|--write-at|--read-at|--read-limit|--buffer-file|--store-and-forward|--output|--log)
+		-f|-A|-b|-D|-d|-F|-i|-L|-l|-m|-N|-o|-P|-p|-Q|-R|-U|-u|-w|-x|--average-rate-window|--bar-style|--extra-display|--file|--buffer-size|--delay-start|--watchfd|--interval|--rate-limit|--size|--name|--pidfile|--prefix|--remote|--width|--format|--stall-timeout|--write-at|--read-at|--read-limit|--buffer-file|--store-and-forward|--output|--log|--query|--last-written)
 			((i++)) ;;
 		-*) ;;
 		*)
@@ -38,15 +38,15 @@ _tach()
 		esac
 	done
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W '-0 -8 -b -c -D -d -E -e -F -f -g -i -K -k -L -l -m -N -n
-		    -O -o -P -p -q -R -S -U -u -W -w -X -x -Y -z --null --bits --buffer-size= --cursor
+		COMPREPLY=($(compgen -W '-0 -8 -A -b -c -D -d -E -e -F -f -g -i -K -k -L -l -m -N -n
+		    -O -o -P -p -Q -q -R -S -U -u -W -w -X -x -Y -z --null --bits --buffer-size= --cursor
 		    --delay-start= --watchfd= --pidfile= --remote=
 		    --skip-errors --stderr --file= --sync --line-mode
 		    --interval= --rate-limit= --size= --name= --numeric --prefix=
 		    --quiet --stop-at-size --wait --width= --decompress --force
 		    --format= --no-splice --stall-timeout= --write-at= --read-at=
 		    --read-limit= --buffer-file= --store-and-forward=
-		    --output= --discard --sparse --direct-io --extra-display= --si --bar-style= --gauge
+		    --output= --discard --sparse --direct-io --extra-display= --query= --last-written= --si --bar-style= --gauge
 		    --average-rate-window= --log=
 		    --stats --wait-for --once
 		    --reading --writing

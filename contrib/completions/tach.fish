@@ -15,13 +15,14 @@ function __tach_command
                     -f --file -i --interval -L --rate-limit -l --size \
                     -N --name -P --pidfile -p --prefix -R --remote -w --width \
                     -U --store-and-forward -o --output -u --bar-style \
-                    -m --average-rate-window \
+                    -m --average-rate-window -x --extra-display -Q --query \
+                    -A --last-written \
                     --stall-timeout --write-at --read-at --read-limit \
                     --buffer-file --log
                 set -e words[1]
             case '-*'
                 # run together, the last letter's argument is the next word
-                string match -rq -- '^-[08cEegknqSWXYz]*[bDdFfiLlmNoPpRUuw]$' $words[1]
+                string match -rq -- '^-[08cEegKknOqSWXYz]*[AbDdFfiLlmNoPpQRUuwx]$' $words[1]
                 and set -e words[1]
             case '*'
                 break
@@ -33,6 +34,7 @@ end
 
 complete -c tach -n 'not __tach_command' -s 0 -l null -d 'count NUL-terminated records'
 complete -c tach -n 'not __tach_command' -s 8 -l bits -d 'amounts and rates in bits'
+complete -c tach -n 'not __tach_command' -s A -l last-written -x -d 'in line mode, the last bytes written'
 complete -c tach -n 'not __tach_command' -s b -l buffer-size -x -d 'transfer buffer size; 4m and up, a buffer'
 complete -c tach -n 'not __tach_command' -s c -l cursor -d 'a line of its own at the bottom, below other output'
 complete -c tach -n 'not __tach_command' -s D -l delay-start -x -d 'draw nothing for the first seconds'
@@ -55,6 +57,7 @@ complete -c tach -n 'not __tach_command' -s O -l sparse -d 'holes in the output 
 complete -c tach -n 'not __tach_command' -s o -l output -r -F -d 'write to this file, not to stdout'
 complete -c tach -n 'not __tach_command' -s X -l discard -d 'read and count, write nothing'
 complete -c tach -n 'not __tach_command' -s q -l quiet -d 'draw nothing'
+complete -c tach -n 'not __tach_command' -s Q -l query -x -a '(__fish_complete_pids)' -d 'draw a running copy\'s progress here'
 complete -c tach -n 'not __tach_command' -s R -l remote -x -a '(__fish_complete_pids)' -d 'change a running copy: -L, -N, -p, -i, -w, -F'
 complete -c tach -n 'not __tach_command' -s S -l stop-at-size -d 'stop after the -l length'
 complete -c tach -n 'not __tach_command' -s U -l store-and-forward -r -F -d 'read all of the input into a new file first, then send it'

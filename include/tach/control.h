@@ -15,6 +15,7 @@
 #include <stdbool.h>
 
 #include "tach/options.h"
+#include "tach/report.h"
 
 /* What a request changes; a field left as its zero is unchanged. */
 struct control_change {
@@ -26,6 +27,7 @@ struct control_change {
 	double		 interval;	/* -i */
 	int		 width;		/* -w */
 	char		*format;	/* -F, a line's layout */
+	bool		 query;		/* -Q: one more watches each tick */
 };
 
 /*
@@ -40,9 +42,30 @@ void	control_listen(bool buffer);
  */
 bool	control_take(struct control_change *c);
 void	control_free(struct control_change *c);
-/* Stops listening and removes the socket; not in a child.  Idempotent. */
+/*
+ * -Q: the state l, to every copy of tach that queries this one, as it is
+ * drawn; one whose socket is full misses it, one gone is let go.  The
+ * closing state (l->state.final) is their last.
+ */
+void	control_publish(const struct report_line *l);
+/*
+ * Stops listening and removes the socket, leaving -Q's queriers to the
+ * closing state; not in a child.  Idempotent.
+ */
 void	control_close(void);
 /* tach -R: sends opts' changes to the copy opts->remote_pid; exit status. */
 int	control_send(const struct options *opts);
+/*
+ * tach -Q: asks the copy pid for its state each time it draws: the
+ * connected socket, or -1 after saying why on stderr.
+ */
+int	control_query(long pid);
+/*
+ * tach -Q: the next state from fd into *l (its name in name, namelen
+ * long, which l points at): 1, or 0 when the copy closed the socket
+ * (without a closing state, it died), -1 for what is not a state.
+ */
+int	control_state(int fd, struct report_line *l, char *name,
+	    size_t namelen);
 
 #endif

@@ -39,6 +39,7 @@ struct display {
 	bool			 gauge;		/* -g */
 	double			 rate_max;	/* -g: the highest rate yet */
 	bool			 flushing;	/* -Y: the last flush is on */
+	bool			 storing;	/* -U's store, not the copy */
 	const struct input	*input;
 	struct relay		*relay;		/* read; told of stops */
 	char			*label;		/* as drawn: name, file, prefix */

@@ -39,6 +39,7 @@ struct options {
 	bool		  direct;	/* -K: O_DIRECT on files and disks */
 	unsigned	  extra;	/* -x: TITLE_WINDOW, TITLE_PROCESS */
 	const char	 *extra_format;	/* -x's :FORMAT, or NULL */
+	size_t		  last_written;	/* -A: bytes, or 0 */
 	bool		  interval_given; /* -i was given */
 	long long	  rate_limit;	/* -L, per second; 0: none */
 	bool		  rate_in_bytes; /* -L in a byte unit (1MiB): bytes
@@ -76,6 +77,7 @@ struct options {
 	bool		  once;		/* --once: one look, then exit */
 	int		  watch_open;	/* --reading 'r', --writing 'w', or 0 */
 	long		  remote_pid;	/* -R: the copy to change, or 0 */
+	long		  query_pid;	/* -Q: the copy to show, or 0 */
 	char		**cmd;		/* NULL in filter mode */
 };
 

@@ -40,6 +40,26 @@ enum relay_side {
 /* -E: a range of the input that could not be read, sent as zeros. */
 struct relay_ring;
 
+/* -A's most, and the longest line %{previous-line} keeps (its start). */
+#define RELAY_SEEN_MAX	256
+
+/*
+ * -A and %{previous-line}: what was written last, where tach sees the
+ * bytes it moves (line mode, which counts them); written by the thread
+ * that writes, read by the display between writes.
+ */
+struct relay_seen {
+	size_t		 keep;		/* -A: the last keep bytes, or 0 */
+	size_t		 len;		/* of last */
+	unsigned char	 last[RELAY_SEEN_MAX];
+	bool		 lines;		/* %{previous-line}: keep it */
+	bool		 has_line;	/* a whole line has been written */
+	size_t		 line_len;
+	unsigned char	 line[RELAY_SEEN_MAX];
+	size_t		 partial_len;	/* the line being written */
+	unsigned char	 partial[RELAY_SEEN_MAX];
+};
+
 /* -b as a buffer: what it holds now, the most it held, all it read. */
 struct relay_fill {
 	size_t		 size;
@@ -88,6 +108,7 @@ struct relay {
 	uint64_t	 undelivered;	/* read into it, not written: lost */
 	size_t		 held;		/* buf's first bytes, a tier's to write */
 	double		 stall_timeout;	/* seconds, or 0 */
+	struct relay_seen seen;		/* -A, %{previous-line} */
 	bool		 sparse;	/* -O: zeros become holes */
 	uint64_t	 holes;		/* -O: bytes left as holes */
 	uint64_t	 out_at;	/* -O: the output's offset */
@@ -125,6 +146,8 @@ struct relay_config {
 	double		 limit;		/* -L, or 0 */
 	bool		 limit_in_bytes; /* -L in bytes in line mode */
 	double		 stall_timeout;	/* --stall-timeout, or 0 */
+	size_t		 last_written;	/* -A, or 0; line mode only */
+	bool		 previous_line;	/* %{previous-line}; line mode only */
 	bool		 sparse;	/* -O: out is a regular file */
 	bool		 direct;	/* -K: through tach's buffer only */
 	bool		(*service)(void *ctx);	/* as struct relay's */

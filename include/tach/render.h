@@ -46,6 +46,10 @@ struct render_state {
 	double		 rate;		/* current, count per second */
 	bool		 gauge;		/* -g: no size, a bar of rate_max's */
 	double		 rate_max;	/* the highest rate so far */
+	const unsigned char *last;	/* -A: the last bytes written, or NULL */
+	size_t		 last_len;
+	const unsigned char *line;	/* %{previous-line}, or NULL */
+	size_t		 line_len;
 	bool		 sparse;	/* -O: holes shows */
 	uint64_t	 holes;		/* -O: bytes of count left as holes */
 	double		 rate_in;	/* the input's, with a buffer; else rate */
@@ -76,7 +80,9 @@ size_t	render_line(const struct render_state *s, int width,
  * %b bytes, %T input queued for tach, %N name, %% a percent sign; or
  * %{progress}, %{timer}, %{eta}, %{fineta}, %{rate}, %{average-rate},
  * %{bytes}, %{buffer-percent}, %{name}, and %{rate-in} and %{rate-out}
- * (a buffer's sides; rate_in is rate without one).  Other text is drawn
+ * (a buffer's sides; rate_in is rate without one); %A %{last-written},
+ * the last bytes written, each one not printable ASCII a dot, and %L
+ * %{previous-line}, the last whole line, escaped like a prefix.  Other text is drawn
  * as it is, escaped like a prefix.  The bars share the room the rest
  * leaves.  The same contract as render_line: exactly width - 1 columns.
  */
@@ -108,6 +114,10 @@ bool	render_format_check(const char *format, char *msg, size_t msglen);
  */
 size_t	render_title(const struct render_state *s, const char *format,
 	    char *buf, size_t buflen);
+/* What a format (or NULL) shows of the bytes written: %A, %L. */
+#define RENDER_SEES_LAST	0x1
+#define RENDER_SEES_LINE	0x2
+unsigned render_format_sees(const char *format);
 /* "1.50 MiB": three significant digits and an IEC unit. */
 void	render_iec(double value, char *buf, size_t buflen);
 /*

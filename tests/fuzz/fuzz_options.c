@@ -66,6 +66,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    opts.once))
 		abort();
 	options_free(&opts);
+	/* the program name points into text, as into argv: not past it */
+	setprogname("fuzz_options");
 	free(text);
 	return 0;
 }

@@ -344,6 +344,36 @@ sparse_and_direct(void **state)
 	assert_int_equal(parse("progress", "-O", "cat", NULL), OPTIONS_USAGE);
 }
 
+/* -Q PID: the display's options only; -i is the copy's own. */
+static void
+query(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("tach", "-Q", "42", NULL), OPTIONS_RUN);
+	assert_int_equal(opts.query_pid, 42);
+	assert_int_equal(parse("tach", "--query", "42", "-n", "-k", "-8",
+	    "-q", "-N", "x", "-p", "y", "-w", "60", "-u", "plain", "--force",
+	    "-F", "%b", NULL), OPTIONS_RUN);
+	assert_int_equal(parse("tach", "-Q", "42", "--format", "json", NULL),
+	    OPTIONS_RUN);
+	assert_int_equal(parse("tach", "-Q", "0", NULL), OPTIONS_BAD);
+	assert_int_equal(parse("tach", "-Q", "x", NULL), OPTIONS_BAD);
+	assert_int_equal(parse("tach", "-Q", "42", "-i", "1", NULL),
+	    OPTIONS_BAD);
+	assert_int_equal(parse("tach", "-Q", "42", "-R", "42", "-L", "1",
+	    NULL), OPTIONS_BAD);
+	assert_int_equal(parse("tach", "-Q", "42", "-d", "1", NULL),
+	    OPTIONS_BAD);
+	assert_int_equal(parse("tach", "-Q", "42", "-f", "x", NULL),
+	    OPTIONS_BAD);
+	assert_int_equal(parse("tach", "-Q", "42", "cat", NULL), OPTIONS_BAD);
+	/* -d and -R still take -i */
+	assert_int_equal(parse("tach", "-d", "1", "-i", "1", NULL),
+	    OPTIONS_RUN);
+	assert_int_equal(parse("tach", "-R", "1", "-i", "1", NULL),
+	    OPTIONS_RUN);
+}
+
 static int
 free_options(void **state)
 {
@@ -456,6 +486,7 @@ main(void)
 		cmocka_unit_test(several_files),
 		cmocka_unit_test(line_mode_and_sync),
 		cmocka_unit_test(sparse_and_direct),
+		cmocka_unit_test(query),
 		cmocka_unit_test(watch),
 	};
 

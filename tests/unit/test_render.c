@@ -762,6 +762,44 @@ title_text(void **state)
 	assert_int_equal(title[strlen(title) - 1], ']');
 }
 
+/*
+ * -A: the last bytes, a dot for each that is not printable ASCII, before
+ * the bar; %A places them, %L shows the last line escaped as a prefix.
+ */
+static void
+last_written(void **state)
+{
+	struct render_state s = half();
+	static const unsigned char last[] = "ok\n\033]2;\xc3\xa9";
+	static const unsigned char prev[] = "t\033x\xc3\xa9";
+
+	(void)state;
+	s.last = last;
+	s.last_len = sizeof(last) - 1;
+	render_line(&s, 80, &ascii, line, sizeof(line));
+	assert_int_equal(strncmp(line, "ok..]2;..  50% [", 16), 0);
+	/* short of room, it goes before the percentage and the time left */
+	render_line(&s, 30, &ascii, line, sizeof(line));
+	assert_null(strstr(line, "ok.."));
+	assert_non_null(strstr(line, "50%"));
+	s.line = prev;
+	s.line_len = sizeof(prev) - 1;
+	render_format(&s, "%A|%{previous-line}|", 40, &utf8, line,
+	    sizeof(line));
+	assert_int_equal(strncmp(line, "ok..]2;..|t\\x1bx", 16), 0);
+	render_numeric(&s, true, "%{last-written} %L", false, line,
+	    sizeof(line));
+	assert_string_equal(line, "ok..]2;.. t\\x1bx\\xc3\\xa9");
+	assert_int_equal(render_format_sees("%b %A"), RENDER_SEES_LAST);
+	assert_int_equal(render_format_sees("%{previous-line}%%A"),
+	    RENDER_SEES_LINE);
+	assert_int_equal(render_format_sees(NULL), 0);
+	for (int w = 1; w <= 120; w++) {
+		render_line(&s, w, &utf8, line, sizeof(line));
+		assert_int_equal(columns(line), w - 1);
+	}
+}
+
 /* -n -F: every token as a plain number, "-" for one not known yet. */
 static void
 numeric_fields(void **state)
@@ -919,6 +957,7 @@ main(void)
 		cmocka_unit_test(buffered_line),
 		cmocka_unit_test(holes_field),
 		cmocka_unit_test(title_text),
+		cmocka_unit_test(last_written),
 		cmocka_unit_test(numeric_fields),
 		cmocka_unit_test(numeric_percentage),
 		cmocka_unit_test(numeric_text_escaped),
