@@ -35,4 +35,24 @@ check "sweep: gnuplot data" [ "$(wc -l <"$WORK/plot.gp.dat")" -eq 3 ]
 check "compare: names both" grep -qx "x: -b 64k" "$WORK/out"
 check "compare: a verdict" grep -Eq "^(Difference at|No difference proven at) 95.0% confidence$" "$WORK/out"
 
+# -l: a --log file over time, a buffer's fill beside the rate
+head -c 3000000 /dev/zero | "$TACH" -q -b 8M -L 2M -i 0.2 \
+    --log "$WORK/log.csv" >/dev/null
+"$sweep" -l "$WORK/log.csv" -o "$WORK/log.svg" -g "$WORK/log.gp" \
+    >"$WORK/out"
+rows=$(($(grep -c ',0$' "$WORK/log.csv")))
+check "-l: its intervals counted ($rows)" \
+    grep -Eq "^$rows intervals over [0-9.]+ s, 3000000 bytes, average [0-9.]+ MiB/s$" \
+    "$WORK/out"
+check "-l: the rate's median" \
+    grep -Eq '^rate MiB/s: median [0-9.]+, min [0-9.]+, max [0-9.]+, stddev [0-9.]+$' \
+    "$WORK/out"
+check "-l: the rate and the fill drawn" \
+    [ "$(grep -c '<polyline' "$WORK/log.svg")" -eq 2 ]
+check "-l: SVG closed" grep -q '^</svg>$' "$WORK/log.svg"
+check "-l: gnuplot reads the log" grep -q "^plot \"$WORK/log.csv\"" \
+    "$WORK/log.gp"
+"$sweep" -l "$WORK/out" 2>"$WORK/err"
+check "-l: not a log, refused ($?)" [ $? -eq 1 ]
+
 done_testing
