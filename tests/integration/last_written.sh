@@ -36,6 +36,13 @@ lacks "…no control reaches the terminal" "$WORK/err" "$(printf '\033')"
 printf 'one\0tw\033o\0three' | "$TACH" -0 --force -F '<%L>' \
     >/dev/null 2>"$WORK/err"
 check "-0: the last whole record, escaped" grep -q '<tw\\x1bo>' "$WORK/err"
+# pv's case (Display - --last-written), in line mode: the closing line
+# starts with the last 16 bytes, each newline a dot
+seq -w 3 1 100 | "$TACH" -q -L 2000 |
+    "$TACH" --line-mode --force -A 16 -i 0.2 >/dev/null 2>"$WORK/err"
+last=$(tr '\r' '\n' <"$WORK/err" | sed '/^ *$/d' | sed -n '$p')
+check "pv's: the last 16 bytes close the run ($last)" \
+    [ "${last%% *}" = "097.098.099.100." ]
 # -n -F: as text
 printf 'x\ny\n' | "$TACH" --line-mode -n -A 2 -F '%A %L' 2>"$WORK/err" \
     >/dev/null
