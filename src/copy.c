@@ -98,6 +98,9 @@ rescue(struct relay *r, size_t span, enum relay_end *end)
 				return -1;
 			continue;
 		}
+		/* -K: a piece direct I/O cannot take is not unreadable */
+		if (n == -1 && tier_direct_refused(r, true, errno))
+			continue;
 		if (n == 0)
 			break;		/* it ended sooner: the loop sees it */
 		if (n == -1)
