@@ -19,11 +19,12 @@ pass() {
 	checks=$((checks + 1))
 }
 
-# check DESCRIPTION CONDITION...: runs the condition, records the result.
+# check DESCRIPTION CONDITION...: runs the condition, records the result;
+# its status is the condition's, so "check ... || show-why" works.
 check() {
 	desc=$1
 	shift
-	if "$@"; then pass; else fail "$desc"; fi
+	if "$@"; then pass; else fail "$desc"; return 1; fi
 }
 
 # lacks DESCRIPTION FILE PATTERN: FILE was written and has no line

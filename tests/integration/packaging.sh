@@ -245,7 +245,8 @@ recipes_build() {
 		    --load "$SOURCE_DIR/tests/packaging/cmake.macros" \
 		    "$recipes/rpm/tach.spec" >"$WORK/rpm.log" 2>&1
 		check "rpmbuild -ba succeeds, %check included" [ $? -eq 0 ] ||
-		    tail -n 20 "$WORK/rpm.log" >&2
+		    { grep -E 'Failed|FAIL|error' "$WORK/rpm.log" | head -n 20
+		      tail -n 20 "$WORK/rpm.log"; } >&2
 		check "rpmbuild ran the quick tests" \
 		    grep -q 'tests passed, 0 tests failed' "$WORK/rpm.log"
 		rpm=$(ls "$WORK"/rpm/RPMS/*/tach-0.1.0-*.rpm 2>/dev/null | head -n 1)
