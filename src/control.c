@@ -534,9 +534,11 @@ control_state(int fd, struct report_line *l, char *name, size_t namelen)
 			errno = EBADMSG;
 			return -1;
 		}
-		if ((n = read(fd, buf + have, sizeof(buf) - have)) == -1)
+		/* a copy killed with bytes unread here resets: it is gone */
+		if ((n = read(fd, buf + have, sizeof(buf) - have)) == -1 &&
+		    errno != ECONNRESET)
 			return -1;
-		if (n == 0) {
+		if (n <= 0) {
 			if (have == 0)
 				return 0;
 			errno = EBADMSG;	/* a line cut short */

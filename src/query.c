@@ -6,6 +6,7 @@
  * this tach only draws what it is sent, as the copy would.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,23 +24,31 @@ query_run(const struct options *opts)
 	struct report_line l;
 	char name[256 + 1] = "";
 	char *label = NULL;
-	bool machine = opts->numeric || opts->json, ended = false;
-	int fd = control_query(opts->query_pid), got;
+	bool machine = opts->numeric || opts->json, ended = false, seen = false;
+	int fd = control_query(opts->query_pid), got = 0, error;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
 	report_open(&out, STDERR_FILENO, !opts->quiet && !machine,
 	    opts->force, opts->width, opts->format, opts->bar_style);
-	while ((got = control_state(fd, &l, name, sizeof(name))) != 0) {
-		if (got == -1) {
-			if (errno != EINTR)
-				break;
-			/* ^C, or a hang-up: this tach ends, the copy not */
-			if (signals_fatal() != 0) {
-				report_end(&out);
-				signals_die(signals_fatal());
-			}
-			(void)signals_take();
-			continue;
+	for (;;) {
+		/*
+		 * ^C, or a hang-up: this tach ends, the copy not.  Looked at
+		 * each second as well, for one that came just before a wait.
+		 */
+		if (signals_fatal() != 0) {
+			report_end(&out);
+			signals_die(signals_fatal());
 		}
+		(void)signals_take();
+		if (poll(&pfd, 1, 1000) <= 0)
+			continue;
+		if ((got = control_state(fd, &l, name, sizeof(name))) == 0)
+			break;
+		if (got == -1 && errno == EINTR)
+			continue;
+		if (got == -1)
+			break;
+		seen = true;
 		/* -N here names it; the amounts as this tach shows them */
 		if (opts->name != NULL)
 			l.state.name = opts->name;
@@ -58,14 +67,16 @@ query_run(const struct options *opts)
 		if (ended)
 			break;
 	}
+	error = got == -1 ? errno : 0;
 	report_end(&out);
 	free(label);
 	close(fd);
-	if (got == -1 && errno == EBADMSG)
+	/* a line cut short once states came: the copy died writing it */
+	if (error == EBADMSG && !seen)
 		report_errx(1, "-Q %ld: refused: %s", opts->query_pid,
 		    text_safe(name));
-	if (got == -1)
-		report_err(1, "-Q %ld", opts->query_pid);
+	if (error != 0 && error != EBADMSG)
+		report_errc(1, error, "-Q %ld", opts->query_pid);
 	if (!ended)
 		report_errx(1, "-Q %ld: the copy ended without its closing "
 		    "state (killed?)", opts->query_pid);

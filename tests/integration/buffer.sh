@@ -36,7 +36,7 @@ check "line mode: exact" cmp -s "$WORK/data" "$out"
 # The buffer holds while the reader does not read: the writer is done
 # before the reader takes a byte.  Without one, the writer would wait
 # (up to the test's timeout) for a reader that waits for it.
-rm -f "$WORK/released" "$WORK/verdict"
+rm -f "$WORK/released" "$WORK/verdict" "$WORK/json"
 { head -c 16777216 "$WORK/data"; : >"$WORK/released"; } |
     "$TACH" -b 16M --format json -i 0.05 2>"$WORK/json" |
     { wait_until 60 test -e "$WORK/released" && echo held >"$WORK/verdict"
@@ -156,10 +156,13 @@ exec 6<&-
 # MiB of 50 MB held in both at once, while the reader waits for a tick
 # that shows them, then delivered in order.
 random "$WORK/big" 50000000
+# (each run's objects are new: a reader that saw the last run's would
+# read early)
 held_then_read() {
 	wait_until 60 grep -q '"buffered":41943040,' "$WORK/json"
 	cat >"$out"
 }
+rm -f "$WORK/json"
 (ulimit -n 64; exec "$TACH" -b 40M --format json -i 0.05) \
     <"$WORK/big" 2>"$WORK/json" | held_then_read
 check "pipes and memory: all 40 MiB held at once" \
@@ -167,6 +170,7 @@ check "pipes and memory: all 40 MiB held at once" \
 check "…and every byte delivered in order" cmp -s "$WORK/big" "$out"
 # pipes that hold part pages (the producer splices 1000-byte pieces of a
 # file): each fills before its size, and the next is taken
+rm -f "$WORK/json"
 "$TACH" -q -b 1000 -f "$WORK/big" |
     (ulimit -n 64; exec "$TACH" -b 40M --format json -i 0.05) \
     2>"$WORK/json" | held_then_read
@@ -176,6 +180,7 @@ check "…and every byte delivered in order" cmp -s "$WORK/big" "$out"
 # memory only (--no-splice): the writer's chunk, half sent when the
 # output stops taking, is not read into again until it is empty, and the
 # buffer still holds its whole size
+rm -f "$WORK/json"
 "$TACH" -q -b 1000 -f "$WORK/big" |
     "$TACH" --no-splice -b 40M --format json -i 0.05 2>"$WORK/json" |
     held_then_read
