@@ -39,8 +39,8 @@
 #define QUERIERS_MAX	16
 /* elapsed bytes count done lines size known rate average rate_in
    buffered waiting eta final sparse holes result name */
-#define STATE_FORMAT	"S %.3f %llu %llu %llu %d %llu %d %.1f %.1f %.1f " \
-			"%d %d %.1f %d %d %llu %s "
+#define STATE_FORMAT	"S %.10g %llu %llu %llu %d %llu %d %.10g %.10g " \
+			"%.10g %d %d %.10g %d %d %llu %.15s "
 #define STATE_MAX	(256 + 2 * NAME_MAX_HEX)
 #define NAME_MAX_HEX	256		/* bytes of a name sent, at most */
 
@@ -467,6 +467,9 @@ control_publish(const struct report_line *l)
 	    s->rate_in, s->buffered, s->waiting, s->eta, s->final, s->sparse,
 	    (unsigned long long)s->holes, s->final && l->result != NULL ?
 	    l->result : "-");
+	/* %.10g and %llu keep the numbers short: the name always fits */
+	if (len + 2 * NAME_MAX_HEX + 2 > sizeof(line))
+		return;
 	/* the name in hex: whatever it holds, one word on one line */
 	p = line + len;
 	for (i = 0; s->name != NULL && s->name[i] != '\0' &&
