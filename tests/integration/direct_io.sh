@@ -86,7 +86,7 @@ fi
 # -E's rescue reads a failed span again block by block: a block direct
 # I/O refuses (EINVAL, injected on the disk's first pread) is read again
 # through the cache, not sent as zeros
-if [ -n "${BADBLOCKS:-}" ]; then
+if [ -n "${BADBLOCKS:-}" ] && command -v python3 >/dev/null; then
 	# (the shim preloaded in tach only: a sanitizer's cannot load in strace)
 	TACH_BAD_FILE=$WORK/data TACH_BAD_RANGES=1114112-1118208 \
 	    strace -f -o /dev/null -E LD_PRELOAD="$BADBLOCKS" \
