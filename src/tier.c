@@ -439,13 +439,11 @@ tier_write(struct relay *r, const void *data, size_t len,
 
 	if (!r->sparse)
 		return write_all(r, p, len, end);
-	while (len > 0) {
+	for (; len > 0; p += n, len -= n) {
 		n = sparse_run(r, p, len, &hole);
 		if (!(hole ? tier_hole(r, p, n, end) :
 		    write_all(r, p, n, end)))
 			return false;
-		p += n;
-		len -= n;
 	}
 	return true;
 }
