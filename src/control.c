@@ -48,6 +48,7 @@ static int listener = -1;
 static int queriers[QUERIERS_MAX];
 static size_t nqueriers;
 static bool buffered;		/* --read-limit is taken */
+static unsigned bytes_seen;	/* what of the bytes -F can show */
 static pid_t owner;
 static char bound[sizeof(((struct sockaddr_un *)NULL)->sun_path)];
 
@@ -138,7 +139,7 @@ same_user(int fd)
 }
 
 void
-control_listen(bool buffer)
+control_listen(bool buffer, unsigned seen)
 {
 	struct sockaddr_un sun;
 	socklen_t len;
@@ -146,6 +147,7 @@ control_listen(bool buffer)
 	int fd;
 
 	buffered = buffer;
+	bytes_seen = seen;
 	if (!socket_name(getpid(), &sun, &len, true, msg, sizeof(msg)) ||
 	    (fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
 		return;
@@ -238,7 +240,8 @@ take_record(struct control_change *c, const char *rec, char *msg,
 	switch (rec[0]) {
 	case 'F':
 		/* a line's layout; JSON is another kind of output */
-		if (!render_format_check(v, msg, msglen))
+		if (!render_format_check(v, msg, msglen) ||
+		    !render_format_seen(v, bytes_seen, msg, msglen))
 			return false;
 		/* FALLTHROUGH */
 	case 'N':

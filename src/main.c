@@ -727,7 +727,7 @@ main(int argc, char *argv[])
 	signals_at_death(withdraw);
 	/* progress(1) leaves nothing in /tmp; tach's -R finds tach */
 	if (!opts.as_progress && !opts.watching)
-		control_listen(ring_size(&opts) > 0);
+		control_listen(ring_size(&opts) > 0, options_sees(&opts));
 	/* once the file is there, -R with its PID is heard */
 	if (opts.pidfile != NULL)
 		pidfile_publish(opts.pidfile);

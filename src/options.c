@@ -993,7 +993,7 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
     size_t msglen)
 {
 	const char *refused;
-	unsigned sees;
+	unsigned sees, seen;
 
 	if (argc > 0)
 		opts->cmd = argv;
@@ -1065,20 +1065,28 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 		    "not with -E");
 		return OPTIONS_BAD;
 	}
-	/* the bytes are seen only where line mode counts them */
-	sees = render_format_sees(opts->format) |
-	    render_format_sees(opts->extra_format);
-	if ((opts->last_written != 0 || sees != 0) && opts->separator == -1) {
-		snprintf(msg, msglen, "%s shows the bytes written, which tach "
-		    "sees only in line mode (--line-mode, -0); elsewhere they "
-		    "move without a copy", opts->last_written != 0 ? "-A" :
-		    sees & RENDER_SEES_LAST ? "%A" : "%L");
+	/* the bytes are seen only where line mode counts them; -d and -Q
+	   draw another process's numbers, and a copy sent a new -F with -R
+	   judges it itself */
+	if (opts->last_written != 0 && opts->separator == -1 &&
+	    !opts->watching) {
+		snprintf(msg, msglen, "-A needs line mode (--line-mode, -0), "
+		    "where tach sees the bytes it moves");
 		return OPTIONS_BAD;
 	}
-	if ((sees & RENDER_SEES_LAST) && opts->last_written == 0) {
-		snprintf(msg, msglen, "%%A shows -A's last bytes: give -A N");
+	sees = render_format_sees(opts->format);
+	if (sees != 0 && (opts->watching || opts->query_pid != 0)) {
+		snprintf(msg, msglen, "%s shows the bytes written: %s",
+		    sees & RENDER_SEES_LAST ? "%A" : "%L", opts->watching ?
+		    "-d sees only how far another process has come" :
+		    "-Q is sent a copy's numbers, not its bytes");
 		return OPTIONS_BAD;
 	}
+	seen = options_sees(opts);
+	if (!opts->watching && opts->remote_pid == 0 &&
+	    (!render_format_seen(opts->format, seen, msg, msglen) ||
+	    !render_format_seen(opts->extra_format, seen, msg, msglen)))
+		return OPTIONS_BAD;
 	if (opts->numeric && opts->json) {
 		snprintf(msg, msglen, "-n and --format json both write to "
 		    "stderr: choose one");
@@ -1228,6 +1236,15 @@ options_get(struct options *opts, int argc, char *argv[])
 	case OPTIONS_BAD:
 		report_errx(1, "%s", msg);
 	}
+}
+
+unsigned
+options_sees(const struct options *opts)
+{
+	if (opts->separator == -1)
+		return 0;
+	return RENDER_SEES_LINE | (opts->last_written != 0 ?
+	    RENDER_SEES_LAST : 0);
 }
 
 enum render_unit

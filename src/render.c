@@ -629,6 +629,24 @@ render_format_sees(const char *format)
 	return seen;
 }
 
+bool
+render_format_seen(const char *format, unsigned seen, char *msg,
+    size_t msglen)
+{
+	unsigned sees = render_format_sees(format);
+
+	if ((sees & ~seen) == 0)
+		return true;
+	if (!(seen & RENDER_SEES_LINE))
+		snprintf(msg, msglen, "%s shows the bytes written, which tach "
+		    "sees only in line mode (--line-mode, -0); elsewhere they "
+		    "move without a copy", sees & RENDER_SEES_LAST ? "%A" :
+		    "%L");
+	else
+		snprintf(msg, msglen, "%%A shows -A's last bytes: give -A N");
+	return false;
+}
+
 /* %r and %{rate-out} are the output's rate, %a its average. */
 static double
 rate_of(const struct render_state *s, enum token t)

@@ -32,10 +32,11 @@ struct control_change {
 
 /*
  * Starts listening; silently not where that cannot be done safely (the
- * sender says why).  Without -b's buffer, --read-limit is refused.  Needs
- * signals_install() first.
+ * sender says why).  Without -b's buffer, --read-limit is refused; a -F
+ * showing bytes this copy does not see (seen: options_sees) is too.
+ * Needs signals_install() first.
  */
-void	control_listen(bool buffer);
+void	control_listen(bool buffer, unsigned seen);
 /*
  * After a SIGNAL_CONTROL: takes one waiting request into *c (free with
  * control_free) and answers it.  False if none came whole and valid.

@@ -118,6 +118,12 @@ size_t	render_title(const struct render_state *s, const char *format,
 #define RENDER_SEES_LAST	0x1
 #define RENDER_SEES_LINE	0x2
 unsigned render_format_sees(const char *format);
+/*
+ * Whether a copy that sees seen (RENDER_SEES_LINE in line mode, with -A
+ * RENDER_SEES_LAST too) can draw format; else msg says what it lacks.
+ */
+bool	render_format_seen(const char *format, unsigned seen, char *msg,
+	    size_t msglen);
 /* "1.50 MiB": three significant digits and an IEC unit. */
 void	render_iec(double value, char *buf, size_t buflen);
 /*

@@ -51,11 +51,13 @@ check "-n -F: %A and %L as text" grep -qx 'y\. y' "$WORK/err"
 # Refused, saying why
 "$TACH" -A 5 </dev/null 2>"$WORK/err"
 check "-A outside line mode: refused ($?)" [ $? -eq 1 ]
-check "…saying why" grep -qx "tach: -A shows the bytes written, which tach \
-sees only in line mode (--line-mode, -0); elsewhere they move without a copy" \
-    "$WORK/err"
+check "…saying why" grep -qx "tach: -A needs line mode (--line-mode, -0), \
+where tach sees the bytes it moves" "$WORK/err"
 "$TACH" -F '%L' </dev/null 2>"$WORK/err"
 check "%L outside line mode: refused ($?)" [ $? -eq 1 ]
+check "…saying why" grep -qx "tach: %L shows the bytes written, which tach \
+sees only in line mode (--line-mode, -0); elsewhere they move without a copy" \
+    "$WORK/err"
 "$TACH" -x 'process:%{previous-line}' </dev/null 2>"$WORK/err"
 check "-x's %{previous-line} outside line mode: refused ($?)" [ $? -eq 1 ]
 "$TACH" --line-mode -F '%A' </dev/null 2>"$WORK/err"
@@ -68,7 +70,46 @@ check "-A 0: refused ($?)" [ $? -eq 1 ]
 check "-A 257: refused ($?)" [ $? -eq 1 ]
 "$TACH" -d 1 -A 5 </dev/null 2>"$WORK/err"
 check "-A with -d: refused ($?)" [ $? -eq 1 ]
+check "…as not taken by -d" grep -qx \
+    "tach: -d watches another process: -A does not apply" "$WORK/err"
 "$TACH" -Q 1 -A 5 </dev/null 2>"$WORK/err"
 check "-A with -Q: refused ($?)" [ $? -eq 1 ]
+"$TACH" -d 1 -F '%L' </dev/null 2>"$WORK/err"
+check "%L with -d: refused ($?)" [ $? -eq 1 ]
+check "…saying why" grep -qx "tach: %L shows the bytes written: -d sees \
+only how far another process has come" "$WORK/err"
+"$TACH" -Q 1 -F '%A' </dev/null 2>"$WORK/err"
+check "%A with -Q: refused ($?)" [ $? -eq 1 ]
+check "…saying why" grep -qx "tach: %A shows the bytes written: -Q is sent \
+a copy's numbers, not its bytes" "$WORK/err"
+
+# -R: the copy judges a new -F by what it sees
+close_gate
+{ printf 'alpha\nbeta\n'; gated; } |
+    "$TACH" --line-mode --force -i 0.05 -F '%b' >/dev/null 2>"$WORK/err" &
+pid=$!
+check "-R: the copy in line mode listens" wait_until 60 listening $pid
+"$TACH" -R $pid -F '[%L]' 2>"$WORK/rerr"
+check "-R -F %L, a copy in line mode: taken ($?)" [ $? -eq 0 ]
+check "…and drawn" wait_until 60 grep -q '\[beta\]' "$WORK/err"
+"$TACH" -R $pid -F '%A' 2>"$WORK/rerr"
+check "-R -F %A, a copy without -A: refused ($?)" [ $? -eq 1 ]
+check "…saying why" grep -qx \
+    "tach: -R $pid: refused: %A shows -A's last bytes: give -A N" "$WORK/rerr"
+open_gate
+wait $pid
+check "…the copy exits 0 ($?)" [ $? -eq 0 ]
+close_gate
+{ printf 'alpha\n'; gated; } | "$TACH" -q >/dev/null &
+pid=$!
+check "-R: the copy outside line mode listens" wait_until 60 listening $pid
+"$TACH" -R $pid -F '%L' 2>"$WORK/rerr"
+check "-R -F %L, a copy outside line mode: refused ($?)" [ $? -eq 1 ]
+check "…saying why" grep -qx "tach: -R $pid: refused: %L shows the bytes \
+written, which tach sees only in line mode (--line-mode, -0); elsewhere they \
+move without a copy" "$WORK/rerr"
+open_gate
+wait $pid
+check "…the copy exits 0 ($?)" [ $? -eq 0 ]
 
 done_testing

@@ -772,6 +772,7 @@ last_written(void **state)
 	struct render_state s = half();
 	static const unsigned char last[] = "ok\n\033]2;\xc3\xa9";
 	static const unsigned char prev[] = "t\033x\xc3\xa9";
+	char msg[200];
 
 	(void)state;
 	s.last = last;
@@ -794,6 +795,19 @@ last_written(void **state)
 	assert_int_equal(render_format_sees("%{previous-line}%%A"),
 	    RENDER_SEES_LINE);
 	assert_int_equal(render_format_sees(NULL), 0);
+	/* what a copy sees decides what its format may show */
+	assert_true(render_format_seen(NULL, 0, msg, sizeof(msg)));
+	assert_true(render_format_seen("%b %L", RENDER_SEES_LINE, msg,
+	    sizeof(msg)));
+	assert_false(render_format_seen("%A %L", RENDER_SEES_LINE, msg,
+	    sizeof(msg)));
+	assert_string_equal(msg, "%A shows -A's last bytes: give -A N");
+	assert_false(render_format_seen("%{previous-line}", 0, msg,
+	    sizeof(msg)));
+	assert_int_equal(strncmp(msg, "%L shows the bytes written, which tach "
+	    "sees only in line mode", 61), 0);
+	assert_true(render_format_seen("%A", RENDER_SEES_LINE |
+	    RENDER_SEES_LAST, msg, sizeof(msg)));
 	for (int w = 1; w <= 120; w++) {
 		render_line(&s, w, &utf8, line, sizeof(line));
 		assert_int_equal(columns(line), w - 1);
