@@ -237,32 +237,44 @@ term_write(const struct terminal *t, const char *s, size_t len)
 	}
 }
 
+/*
+ * frame[0, at), then text between open and close, written in one call so
+ * that nothing else lands inside; a text too long for the frame loses its
+ * end.
+ */
+static void
+framed(const struct terminal *t, char *frame, size_t at, const char *open,
+    const char *text, size_t len, const char *close)
+{
+	size_t o = strlen(open), c = strlen(close);
+
+	if (at + o + len + c > TERM_FRAME_MAX)
+		len = TERM_FRAME_MAX - at - o - c;
+	memcpy(frame + at, open, o);
+	memcpy(frame + at + o, text, len);
+	memcpy(frame + at + o + len, close, c);
+	term_write(t, frame, at + o + len + c);
+}
+
 void
 term_draw_at(const struct terminal *t, int up, bool down, const char *line,
     size_t len)
 {
 	char frame[TERM_FRAME_MAX];
-	size_t at = 0, cr = strlen(t->cr), el = strlen(t->el),
-	    cuu1 = strlen(t->cuu1);
+	size_t at = 0, cuu1 = strlen(t->cuu1);
 
 	/* the moves first: a line too long for the frame loses its end */
 	for (; up > 0 && at + cuu1 + 1 <= sizeof(frame) / 2; up--, at += cuu1)
 		memcpy(frame + at, t->cuu1, cuu1);
 	if (down)
 		frame[at++] = '\n';
-	if (at + cr + len + el > sizeof(frame))
-		len = sizeof(frame) - at - cr - el;
-	memcpy(frame + at, t->cr, cr);
-	memcpy(frame + at + cr, line, len);
-	memcpy(frame + at + cr + len, t->el, el);
-	term_write(t, frame, at + cr + len + el);
+	framed(t, frame, at, t->cr, line, len, t->el);
 }
 
 bool
 term_title(struct terminal *t, const char *text)
 {
 	char frame[TERM_FRAME_MAX];
-	size_t len = strlen(text), tsl = strlen(t->tsl), fsl = strlen(t->fsl);
 	size_t at = 0;
 
 	if (t->tsl[0] == '\0')
@@ -275,12 +287,7 @@ term_title(struct terminal *t, const char *text)
 		memcpy(frame, TITLE_PUSH, at);
 		t->title_pushed = true;
 	}
-	if (at + tsl + len + fsl > sizeof(frame))
-		len = sizeof(frame) - at - tsl - fsl;
-	memcpy(frame + at, t->tsl, tsl);
-	memcpy(frame + at + tsl, text, len);
-	memcpy(frame + at + tsl + len, t->fsl, fsl);
-	term_write(t, frame, at + tsl + len + fsl);
+	framed(t, frame, at, t->tsl, text, strlen(text), t->fsl);
 	return true;
 }
 
