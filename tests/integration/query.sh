@@ -5,9 +5,12 @@
 . "$(dirname "$0")/lib.sh"
 
 # copy ARGS...: a tach reading 1000000 bytes, then the gate, then
-# 1000000 more, in the background: its pid in $copy
+# 1000000 more, in the background: its pid in $copy.  The queriers' files
+# go first: a querier started in the background makes its file when it
+# runs, and the test must not read the last case's meanwhile.
 copy() {
 	close_gate
+	rm -f "$WORK/q1" "$WORK/q2"
 	(head -c 1000000 /dev/zero; gated; head -c 1000000 /dev/zero) |
 	    "$TACH" "$@" >"$WORK/out" 2>"$WORK/copy.err" &
 	copy=$!
@@ -50,6 +53,7 @@ wait $q1 $q2 $copy
 # A copy that fails (its reader goes): exit 1, saying so
 close_gate
 mkfifo "$WORK/fifo"
+rm -f "$WORK/q1"
 { head -c 1000 >/dev/null; gated; } <"$WORK/fifo" &
 (head -c 1000000 /dev/zero; gated; head -c 9000000 /dev/zero) |
     "$TACH" -q >"$WORK/fifo" 2>/dev/null &
