@@ -99,14 +99,14 @@ enum options_result	options_parse(struct options *opts, int argc,
 			    char *argv[], char *msg, size_t msglen);
 /* Frees what options_parse allocated (the -f list). */
 void			options_free(struct options *opts);
-/*
- * options_parse, then acts on its result: returns only to run; exits 0
- * after --help or --version (1 if stdout cannot take them), 1 on misuse.
- */
 /* What of the bytes moved a copy sees, for %A and %L (RENDER_SEES_*). */
 unsigned		options_sees(const struct options *opts);
 /* What a byte count is shown in: bytes, -8's bits or -k's powers of 1000. */
 enum render_unit	options_byte_unit(const struct options *opts);
+/*
+ * options_parse, then acts on its result: returns only to run; exits 0
+ * after --help or --version (1 if stdout cannot take them), 1 on misuse.
+ */
 void			options_get(struct options *opts, int argc,
 			    char *argv[]);
 
