@@ -469,20 +469,32 @@ end_output(struct run *run, struct relay *r, struct display *display)
 }
 
 /*
- * cmd's end after a terminating signal.  Under the name tach the signal is
- * passed on, so that kill(1) on tach ends the job as ^C ends the whole
- * process group.  Under the name progress, cmd sees only its end of input
- * and finishes, as with progress(1), and is waited for; a second signal
- * is passed on, for a cmd that would not finish.
+ * cmd ended with the copy, before the output is closed: cmd must not take
+ * its end of input for a finish.  A terminating signal under the name
+ * tach is passed on, so that kill(1) on tach ends the job as ^C ends the
+ * whole process group; under the name progress, cmd sees only its end of
+ * input and finishes, as with progress(1).  A stalled cmd would never
+ * finish: it is ended, as timeout(1) does.
+ */
+static void
+end_command(const struct run *run, bool as_progress)
+{
+	if (run->cmd != -1 && run->end == RELAY_STOPPED && !as_progress)
+		kill(run->cmd, signals_fatal());
+	if (run->cmd != -1 && run->end == RELAY_STALLED)
+		kill(run->cmd, SIGTERM);
+}
+
+/*
+ * cmd's end after a terminating signal: it is waited for, and a second
+ * signal is passed on, for a cmd that would not finish.
  */
 static int
-wait_stopped_command(pid_t cmd, bool as_progress)
+wait_stopped_command(pid_t cmd)
 {
 	pid_t ended;
 	int status;
 
-	if (!as_progress)
-		kill(cmd, signals_fatal());
 	(void)signals_take();
 	/* a signal between the test and the sleep wakes it: none is missed */
 	while ((ended = waitpid(cmd, &status, WNOHANG)) != cmd) {
@@ -496,16 +508,13 @@ wait_stopped_command(pid_t cmd, bool as_progress)
 
 /* The children's ends: stopped at -S, what feeds tach is stopped too. */
 static void
-end_children(struct run *run, struct input *in, bool as_progress)
+end_children(struct run *run, struct input *in)
 {
 	run->source_status = input_close(in, run->end != RELAY_EOF ||
 	    run->at_size);
-	/* a stalled cmd would never finish: it is ended, as timeout(1) does */
-	if (run->cmd != -1 && run->end == RELAY_STALLED)
-		kill(run->cmd, SIGTERM);
 	if (run->cmd != -1)
 		run->cmd_status = run->end == RELAY_STOPPED ?
-		    wait_stopped_command(run->cmd, as_progress) :
+		    wait_stopped_command(run->cmd) :
 		    command_wait(run->cmd);
 }
 
@@ -765,8 +774,9 @@ main(int argc, char *argv[])
 	/* nothing is left to change: a late -R says so at once */
 	control_close();
 	relay_free(&relay);
+	end_command(&run, opts.as_progress);
 	end_output(&run, &relay, &display);
-	end_children(&run, &in, opts.as_progress);
+	end_children(&run, &in);
 	outcome = outcome_of(&run, &relay);
 	reason = outcome == DISPLAY_FAILED ? reason_of(&run, &relay, why,
 	    sizeof(why)) : NULL;

@@ -107,6 +107,21 @@ polling() {
 	return 1
 }
 
+# A cmd that notes its input, the pipe from tach, in FILE: run it as
+# "$TACH" ... sh -c "$NOTE_INPUT" sh FILE.
+NOTE_INPUT='readlink /proc/$$/fd/0 >"$1"; exec cat >/dev/null'
+
+# ended_before_closed TRACE FILE SIGNAL: TRACE (tach under strace -y -e
+# trace=kill,close) shows cmd sent SIGNAL before tach closed cmd's input,
+# the pipe noted in FILE; closed first, cmd could take its end of input
+# for a finish.
+ended_before_closed() {
+	_k=$(grep -n "^kill([0-9]*, $3)" "$1" | head -n 1 | cut -d: -f1)
+	_c=$(grep -nF "<$(cat "$2")>)" "$1" | grep '^[0-9]*:close(' |
+	    tail -n 1 | cut -d: -f1)
+	[ -n "$_k" ] && [ -n "$_c" ] && [ "$_k" -lt "$_c" ]
+}
+
 # size_at_least FILE BYTES: FILE has grown to BYTES.
 size_at_least() {
 	[ -e "$1" ] && [ "$(wc -c <"$1")" -ge "$2" ]

@@ -188,6 +188,25 @@ for name in progress tach; do
 		check "tach TERM: cmd got the signal" [ ! -e finished ]
 	fi
 done
+# Under the name tach the signal reaches cmd before its end of input.
+if command -v strace >/dev/null; then
+	rm -f pipe
+	# env: strace itself, not lib.sh's function, is the job
+	env ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
+	    strace -qq -y -o trace -e trace=kill,close \
+	    "$TACH" sh -c "$NOTE_INPUT" sh pipe <in 2>/dev/null &
+	spid=$!
+	# cmd runs: tach has its handlers
+	check "order: cmd runs" wait_until 60 test -s pipe
+	kill -TERM "$(pgrep -P $spid)"
+	wait $spid
+	status=$?
+	check "order: tach dies of it, 143 (got $status)" [ "$status" -eq 143 ]
+	check "order: cmd is sent it before its input is closed" \
+	    ended_before_closed trace pipe SIGTERM
+else
+	echo "SKIP: strace: the order of tach's kill and close"
+fi
 # Under the name progress, a cmd that does not finish at its end of
 # input: progress waits for it, and a second signal reaches it.
 # waiting PID: asleep until a signal (cmd's end, or another signal)

@@ -49,6 +49,19 @@ exec 6<&-
 check "command stalled: exit 1 ($?)" [ $? -eq 1 ]
 check "…named" grep -qx \
     'tach: writing sleep: stalled, nothing taken for 0.5 s' "$WORK/err"
+# A command whose input stalled is ended before it sees its end of input.
+if command -v strace >/dev/null; then
+	strace -qq -y -o "$WORK/trace" -e trace=kill,close "$TACH" -q \
+	    --stall-timeout 0.5 sh -c "$NOTE_INPUT" sh "$WORK/pipe" \
+	    <"$WORK/in" 2>"$WORK/err"
+	check "command's input stalled: exit 1 ($?)" [ $? -eq 1 ]
+	check "…the input named" grep -qx \
+	    'tach: reading stdin: stalled, nothing came for 0.5 s' "$WORK/err"
+	check "…cmd ended before its input is closed" \
+	    ended_before_closed "$WORK/trace" "$WORK/pipe" SIGTERM
+else
+	echo "SKIP: strace: the order of tach's kill and close"
+fi
 
 # A copy that moves, slowly: -L paces 60 kB in 6 s, a step each 50 ms.
 head -c 60000 "$WORK/data" >"$WORK/small"
