@@ -469,12 +469,12 @@ end_output(struct run *run, struct relay *r, struct display *display)
 }
 
 /*
- * cmd ended with the copy, before the output is closed: cmd must not take
- * its end of input for a finish.  A terminating signal under the name
- * tach is passed on, so that kill(1) on tach ends the job as ^C ends the
- * whole process group; under the name progress, cmd sees only its end of
- * input and finishes, as with progress(1).  A stalled cmd would never
- * finish: it is ended, as timeout(1) does.
+ * A copy cut short is told to cmd before its input is closed, so that cmd
+ * does not take its end of input for a finish.  A terminating signal under
+ * the name tach is passed on, so that kill(1) on tach ends the job as ^C
+ * ends the whole process group; under the name progress, cmd sees only
+ * its end of input and finishes, as with progress(1).  A stalled cmd
+ * would never finish: it is ended, as timeout(1) does.
  */
 static void
 end_command(const struct run *run, bool as_progress)
