@@ -5,6 +5,7 @@
  * The compat layer on FreeBSD, NetBSD and the other systems with the
  * BSDs' own setproctitle(3) and closefrom(2) (compat.h).
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -50,5 +51,15 @@ int
 compat_process_hold(pid_t pid)
 {
 	(void)pid;
+	return -1;
+}
+
+int
+compat_reopen(int fd, int flags)
+{
+	/* /dev/fd here dup(2)s: the description would be the same one */
+	(void)fd;
+	(void)flags;
+	errno = ENOTSUP;
 	return -1;
 }

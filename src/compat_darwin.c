@@ -56,3 +56,13 @@ compat_process_hold(pid_t pid)
 	(void)pid;
 	return -1;
 }
+
+int
+compat_reopen(int fd, int flags)
+{
+	/* /dev/fd here dup(2)s: the description would be the same one */
+	(void)fd;
+	(void)flags;
+	errno = ENOTSUP;
+	return -1;
+}

@@ -31,7 +31,8 @@ void
 compat_title_init(int argc, char *argv[])
 {
 	extern char **environ;
-	char *name;
+	/* held for the run: getprogname() points into it */
+	static char *name;
 
 	setproctitle_init(argc, argv, environ);
 	/* libbsd copies all but the name, which getprogname() will keep */
@@ -141,4 +142,13 @@ compat_process_hold(pid_t pid)
 	(void)pid;	/* headers older than Linux 5.3 */
 	return -1;
 #endif
+}
+
+int
+compat_reopen(int fd, int flags)
+{
+	char path[32];
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	return open(path, flags | O_CLOEXEC);
 }

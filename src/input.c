@@ -265,11 +265,13 @@ input_open(struct input *in, const struct options *opts, const char *file)
 }
 
 int
-input_store(const char *path)
+input_store(const char *path, char **made)
 {
 	const char *dir = getenv("TMPDIR");
+	struct stat sb;
 	int fd;
 
+	*made = NULL;
 	if (strcmp(path, "-") == 0) {
 		if (dir == NULL || *dir == '\0')
 			dir = "/tmp";
@@ -278,10 +280,19 @@ input_store(const char *path)
 		return fd;
 	}
 	/* tach's own file: nothing that is there already is written over */
-	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
-	    O_CLOEXEC, 0666)) == -1)
+	if (lstat(path, &sb) == 0)
+		report_errc(1, EEXIST, "-U %s", text_safe(path));
+	if ((fd = tempfile_beside(path, made)) == -1)
 		report_err(1, "-U %s", text_safe(path));
 	return fd;
+}
+
+void
+input_store_kept(const char *made, const char *path)
+{
+	if (tempfile_place(made, path, false) == -1)
+		report_err(1, "-U %s: not put in place, kept whole as %s",
+		    text_safe(path), text_safe(made));
 }
 
 void

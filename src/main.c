@@ -36,6 +36,7 @@
 #include "tach/display.h"
 #include "tach/input.h"
 #include "tach/options.h"
+#include "tach/paths.h"
 #include "tach/pidfile.h"
 #include "tach/query.h"
 #include "tach/relay.h"
@@ -153,43 +154,87 @@ sparse_output(const char *name)
 		    "an offset to move", text_safe(name));
 }
 
-/* -K: stdin's (1) and stdout's (2) direct I/O, to be put back. */
-static unsigned direct_borrowed;
+/*
+ * -K on an inherited stdin (0) or stdout (1): tach reads or writes its
+ * own description of the file, opened anew, and keeps the shell's here,
+ * untouched (O_DIRECT on a shared description would fail every write of
+ * whoever else holds it, stderr among them), to put it back at the end.
+ */
+static int direct_saved[2] = { -1, -1 };
 
+/* Async-signal-safe: withdraw runs it in a fault's handler too. */
 static void
 direct_return(void)
 {
-	if (direct_borrowed & 1)
-		(void)compat_direct(STDIN_FILENO, false);
-	if (direct_borrowed & 2)
-		(void)compat_direct(STDOUT_FILENO, false);
-	direct_borrowed = 0;
+	off_t at;
+
+	for (int fd = STDIN_FILENO; fd <= STDOUT_FILENO; fd++) {
+		if (direct_saved[fd] == -1)
+			continue;
+		at = lseek(fd, 0, SEEK_CUR);
+		(void)dup2(direct_saved[fd], fd);
+		/* the next read or write goes on from where tach stopped */
+		if (at != -1)
+			(void)lseek(fd, at, SEEK_SET);
+		close(direct_saved[fd]);
+		direct_saved[fd] = -1;
+	}
+}
+
+/* fd, inherited, becomes a description of tach's own; false if not. */
+static bool
+direct_own(int fd, const struct stat *sb, const char *name)
+{
+	struct stat err;
+	int flags, own, saved;
+	off_t at;
+
+	/*
+	 * >f 2>&1: stderr's writes would land at its own offset, over the
+	 * data; and a warning would be in the data too: the cache, quietly
+	 */
+	if (fd == STDOUT_FILENO && fstat(STDERR_FILENO, &err) == 0 &&
+	    err.st_dev == sb->st_dev && err.st_ino == sb->st_ino)
+		return false;
+	if ((flags = fcntl(fd, F_GETFL)) == -1 ||
+	    (own = compat_reopen(fd, flags & (O_ACCMODE | O_APPEND))) == -1) {
+		report_warnx("-K: %s: no description of its own to read or "
+		    "write past the cache (%s): through the page cache",
+		    text_safe(name), strerror(errno));
+		return false;
+	}
+	if ((at = lseek(fd, 0, SEEK_CUR)) == -1 ||
+	    lseek(own, at, SEEK_SET) == -1 ||
+	    (saved = fcntl(fd, F_DUPFD_CLOEXEC, 3)) == -1 ||
+	    dup2(own, fd) == -1)
+		report_err(1, "-K: %s", text_safe(name));
+	close(own);
+	if (direct_saved[0] == -1 && direct_saved[1] == -1)
+		atexit(direct_return);
+	direct_saved[fd] = saved;
+	return true;
 }
 
 /*
  * -K: fd past the page cache, if it is a file or a disk (a pipe or a
  * terminal has no cache to pass); where the system refuses, the copy
- * goes through the cache, saying so.  Standard input and output are
- * shared with the shell: put back as they were when the copy ends, or
- * tach does.
+ * goes through the cache, saying so.  A standard input or output tach
+ * was given (inherited) is shared with the shell: see direct_own.
  */
 static bool
-direct_io(int fd, const char *name)
+direct_io(int fd, const char *name, bool inherited)
 {
 	struct stat sb;
 
 	if (fstat(fd, &sb) == -1 ||
 	    !(S_ISREG(sb.st_mode) || S_ISBLK(sb.st_mode)))
 		return false;
+	if (inherited && !direct_own(fd, &sb, name))
+		return false;
 	if (compat_direct(fd, true) == -1) {
 		report_warnx("-K: %s: no direct I/O here (%s): through the "
 		    "page cache", text_safe(name), strerror(errno));
 		return false;
-	}
-	if (fd == STDIN_FILENO || fd == STDOUT_FILENO) {
-		if (direct_borrowed == 0)
-			atexit(direct_return);
-		direct_borrowed |= fd == STDIN_FILENO ? 1 : 2;
 	}
 	return true;
 }
@@ -234,15 +279,19 @@ open_log(const struct options *opts)
 	return f;
 }
 
-/* -U's store by name while it is made: not left behind half made. */
-static const char *store_unfinished;
+/*
+ * -U's store under its own name while it is made: not left behind.  Only
+ * unlinked here, never freed: this runs in a fault's handler too.
+ */
+static char *store_unfinished;
+static volatile sig_atomic_t store_removed;
 
 static void
 store_withdraw(void)
 {
-	if (store_unfinished != NULL)
+	if (store_unfinished != NULL && !store_removed)
 		(void)unlink(store_unfinished);
-	store_unfinished = NULL;
+	store_removed = 1;
 }
 
 /* What tach leaves in the file system goes with it, however it ends. */
@@ -324,7 +373,8 @@ copy_inputs(struct relay *relay, struct input *in, const struct options *opts,
 
 	for (;;) {
 		relay_next_input(relay, in->fd, *next - 1);
-		relay->direct_in = opts->direct && direct_io(in->fd, in->name);
+		relay->direct_in = opts->direct && direct_io(in->fd, in->name,
+		    in->fd == STDIN_FILENO);
 		*in_name = opts->decompress ? in->decompressor_name : in->name;
 		end = relay_run(relay);
 		if (relay_reached(relay) ||
@@ -663,10 +713,10 @@ store_inputs(struct options *opts, struct input *in, size_t *next,
 	uint64_t size;
 	int status;
 
-	stored.out = input_store(opts->store);
+	stored.out = input_store(opts->store, &store_unfinished);
 	stored.out_name = "-U's file";
-	if (strcmp(opts->store, "-") != 0) {
-		stored.out_name = store_unfinished = opts->store;
+	if (store_unfinished != NULL) {
+		stored.out_name = opts->store;
 		atexit(store_withdraw);
 	}
 	o.rate_limit = o.read_limit = 0;
@@ -701,7 +751,14 @@ store_inputs(struct options *opts, struct input *in, size_t *next,
 		status = exit_of(&stored, false, reason);
 		exit(status != 0 ? status : 1);
 	}
-	store_unfinished = NULL;
+	if (store_unfinished != NULL) {
+		char *made = store_unfinished;
+
+		/* whole: from here on the user's, at the name asked for */
+		store_unfinished = NULL;
+		input_store_kept(made, opts->store);
+		free(made);
+	}
 	input_stored(in, stored.out, stored.out_name, size);
 	opts->decompress = false;
 }
@@ -734,6 +791,8 @@ main(int argc, char *argv[])
 	if (opts.query_pid != 0)
 		return query_run(&opts);
 	signals_at_death(withdraw);
+	/* nothing is made, replaced or removed before this */
+	paths_check(&opts);
 	/* progress(1) leaves nothing in /tmp; tach's -R finds tach */
 	if (!opts.as_progress && !opts.watching)
 		control_listen(ring_size(&opts) > 0, options_sees(&opts));
@@ -763,7 +822,8 @@ main(int argc, char *argv[])
 		run.out_name = opts.cmd[0];
 	}
 	relay_setup(&relay, &opts, in.fd, run.out, &display);
-	relay.direct_out = opts.direct && direct_io(run.out, run.out_name);
+	relay.direct_out = opts.direct && direct_io(run.out, run.out_name,
+	    run.out == STDOUT_FILENO && opts.output == NULL);
 	display_start(&display, &opts, &in, &relay);
 	display_log(&display, log, opts.log);
 	run.end = copy_inputs(&relay, &in, &opts, &display, &next, &run.failed,

@@ -63,8 +63,8 @@ vmessage(int code, bool note, const char *fmt, va_list ap)
 		fputs("{\"message\":", stderr);
 		text_json(stderr, text);
 		fputs("}\n", stderr);
-	} else
-		fprintf(stderr, "%s: %s\n", getprogname(), text);
+	} else	/* an operand left raw by its caller is escaped here */
+		fprintf(stderr, "%s: %s\n", getprogname(), text_safe(text));
 	free(text);
 }
 

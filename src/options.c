@@ -948,8 +948,11 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 		return size_arg("rate limit", arg, opts->si, 1, LLONG_MAX,
 		    &opts->rate_limit, msg, msglen);
 	case 'l':
-		if (arg[0] == '@' && !opts->as_progress)
+		opts->size_file = NULL;
+		if (arg[0] == '@' && !opts->as_progress) {
+			opts->size_file = arg + 1;
 			return size_of_file(arg + 1, &opts->size, msg, msglen);
+		}
 		if (!(ok = size_arg("input size", arg, opts->si, 0, LLONG_MAX,
 		    &opts->size, msg, msglen)))
 			hint_line_mode(opts, arg, msg, msglen);
@@ -961,6 +964,13 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 		opts->pidfile = arg;
 		return true;
 	case 'o':
+		/* one output for now: a second would silently win */
+		if (opts->output != NULL) {
+			snprintf(msg, msglen, "-o given twice (%s, then %s): "
+			    "one output only", text_safe(opts->output),
+			    text_safe(arg));
+			return false;
+		}
 		return path_arg("-o needs a file", arg, &opts->output, msg,
 		    msglen);
 	case 'U':

@@ -17,10 +17,14 @@
 #include <unistd.h>
 
 #include "tach/pidfile.h"
+#include "tach/tempfile.h"
 #include "tach/text.h"
-#include "tach/report.h"
+#include "tach/message.h"
 
-static char *written;		/* the path, once written */
+/* Kept without malloc(3): withdrawn from a fault's handler too. */
+static char written[PATH_MAX];	/* the path, once written; else "" */
+static char pid_text[32];	/* what it holds */
+static size_t pid_len;
 static pid_t writer;		/* who wrote it */
 /*
  * The file written, held open for the run: while it is, its inode number
@@ -51,37 +55,30 @@ kind_of(mode_t mode)
 void
 pidfile_publish(const char *path)
 {
-	size_t room = strlen(path) + sizeof(".XXXXXX");
-	char *tmp = malloc(room), text[32];
 	const char *kind;
 	struct stat sb;
-	int fd, len;
-	mode_t mask;
+	char *tmp;
+	int fd;
 
-	if (tmp == NULL)
-		report_err(1, "-P");
+	if (strlen(path) >= sizeof(written))
+		report_errc(1, ENAMETOOLONG, "-P %s", text_safe(path));
 	if (lstat(path, &sb) == 0 && (kind = kind_of(sb.st_mode)) != NULL)
 		report_errx(1,
 		    "-P %s: %s, not replaced: give a new or a regular "
 		    "file", text_safe(path), kind);
-	snprintf(tmp, room, "%s.XXXXXX", path);
-	/* readable as a plain file would be, not mkstemp's 0600 */
-	mask = umask(0);
-	umask(mask);
-	len = snprintf(text, sizeof(text), "%ld\n", (long)getpid());
-	if ((fd = mkstemp(tmp)) == -1)
+	pid_len = (size_t)snprintf(pid_text, sizeof(pid_text), "%ld\n",
+	    (long)getpid());
+	if ((fd = tempfile_beside(path, &tmp)) == -1)
 		report_err(1, "-P %s", text_safe(path));
-	if (fchmod(fd, 0666 & ~mask) == -1 ||
-	    fcntl(fd, F_SETFD, FD_CLOEXEC) == -1 ||
-	    write(fd, text, (size_t)len) != len || rename(tmp, path) == -1) {
+	if (write(fd, pid_text, pid_len) != (ssize_t)pid_len ||
+	    tempfile_place(tmp, path, true) == -1) {
 		int error = errno;
 
 		(void)unlink(tmp);
 		report_errc(1, error, "-P %s", text_safe(path));
 	}
 	free(tmp);
-	if ((written = strdup(path)) == NULL)
-		report_err(1, "-P");
+	strlcpy(written, path, sizeof(written));
 	written_fd = fd;
 	writer = getpid();
 	atexit(pidfile_withdraw);
@@ -92,28 +89,26 @@ static bool
 still_ours(void)
 {
 	struct stat sb, ours;
-	char text[32], *end;
-	ssize_t n;
+	char text[sizeof(pid_text)];
 
 	/* never open what is there: a FIFO would block */
 	if (lstat(written, &sb) == -1 || !S_ISREG(sb.st_mode) ||
 	    fstat(written_fd, &ours) == -1 || sb.st_dev != ours.st_dev ||
 	    sb.st_ino != ours.st_ino)
 		return false;
-	n = pread(written_fd, text, sizeof(text) - 1, 0);
-	text[n > 0 ? n : 0] = '\0';
-	return strtol(text, &end, 10) == (long)writer && *end == '\n';
+	/* a longer file is not ours either: one byte more is read */
+	return pread(written_fd, text, sizeof(text), 0) == (ssize_t)pid_len &&
+	    memcmp(text, pid_text, pid_len) == 0;
 }
 
 void
 pidfile_withdraw(void)
 {
-	if (written == NULL || getpid() != writer)
+	if (written[0] == '\0' || getpid() != writer)
 		return;
 	if (still_ours())
 		(void)unlink(written);
 	close(written_fd);
 	written_fd = -1;
-	free(written);
-	written = NULL;
+	written[0] = '\0';
 }

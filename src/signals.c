@@ -32,8 +32,7 @@ static const int handled[] = { SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGUSR1,
 /*
  * Signals whose default would end tach without a word and leave -P's file
  * behind: caught like SIGTERM, so tach tidies up and then dies of them.
- * The faults (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) are not: their
- * handler could not return to go on.
+ * The faults (below) are not: their handler could not return to go on.
  */
 static const int terminating[] = { SIGQUIT, SIGUSR2, SIGXCPU, SIGXFSZ,
     SIGVTALRM, SIGPROF, SIGSYS, SIGTRAP,
@@ -50,6 +49,13 @@ static const int terminating[] = { SIGQUIT, SIGUSR2, SIGXCPU, SIGXFSZ,
     SIGEMT,
 #endif
 };
+/*
+ * A fault (or abort(3), or one of these sent by kill): the one handler
+ * that does more than set a flag, since tach cannot go on to its loop.
+ * It runs the tidy-up (async-signal-safe: unlinks and closes) and dies
+ * of the signal, its core dumped as the default would.
+ */
+static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 /* Those the parent ignored. */
 static sigset_t inherited_ignored;
 static void (*at_death)(void);
@@ -93,6 +99,19 @@ on_signal(int sig)
 	}
 	arrived |= bit;
 	signal_pending = 1;
+}
+
+static void
+on_fault(int sig)
+{
+	void (*last)(void) = at_death;
+
+	at_death = NULL;
+	if (last != NULL)
+		last();
+	signal(sig, SIG_DFL);
+	/* blocked until the handler returns; a real fault comes again */
+	raise(sig);
 }
 
 /*
@@ -160,6 +179,16 @@ signals_install(void)
 #ifdef HAVE_SIGINFO
 	catch(SIGINFO, 0);
 #endif
+	for (size_t i = 0; i < NITEMS(faults); i++) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_fault;
+		sigfillset(&sa.sa_mask);
+		if (!signals_ignored(faults[i]) &&
+		    sigaction(faults[i], &sa, NULL) == -1)
+			report_err(1, "sigaction");
+	}
 }
 
 void
@@ -287,6 +316,9 @@ signals_reset_child(void)
 	for (size_t i = 0; i < NITEMS(terminating); i++)
 		signal(terminating[i], signals_ignored(terminating[i]) ?
 		    SIG_IGN : SIG_DFL);
+	for (size_t i = 0; i < NITEMS(faults); i++)
+		signal(faults[i], signals_ignored(faults[i]) ? SIG_IGN :
+		    SIG_DFL);
 #ifdef SIGRTMIN
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
 		signal(sig, signals_ignored(sig) ? SIG_IGN : SIG_DFL);

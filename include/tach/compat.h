@@ -68,6 +68,13 @@ void	compat_fine_timer(void);
  * pipe O_DIRECT means packets.
  */
 int	compat_direct(int fd, bool on);
+/*
+ * A new open file description of what fd is, opened with flags (each
+ * its own offset and O_DIRECT, where fd's may be shared with the shell):
+ * the descriptor, close-on-exec, or -1 with errno (ENOTSUP where the
+ * system cannot open a file by its descriptor).
+ */
+int	compat_reopen(int fd, int flags);
 /* Closes every descriptor from lowfd up: closefrom(2), or a loop. */
 void	compat_closefrom(int lowfd);
 /*

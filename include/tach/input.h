@@ -43,11 +43,19 @@ struct input {
 bool		input_open(struct input *in, const struct options *opts,
 		    const char *file);
 /*
- * -U: the store, a file made new at path (with the umask's mode), or for
- * "-" one of no name in $TMPDIR (or /tmp).  Its descriptor; if it cannot
- * be made, tach exits saying why.
+ * -U: the store, for "-" a file of no name in $TMPDIR (or /tmp), else a
+ * new one beside path under a name of its own (*made, to be freed; NULL
+ * for "-"), put at path by input_store_kept once whole, so that a store
+ * cut short (kill -9) never stands at path looking whole.  A path where
+ * something is already is refused.  Its descriptor; if it cannot be
+ * made, tach exits saying why.
  */
-int		input_store(const char *path);
+int		input_store(const char *path, char **made);
+/*
+ * -U: the whole store, made, put at path; if path was taken meanwhile,
+ * tach exits saying so, the store kept whole under its own name.
+ */
+void		input_store_kept(const char *made, const char *path);
 /*
  * -U: what the relay reads from now on is the store, fd, rewound: name
  * for messages, size (bytes, or lines in line mode) known.

@@ -33,6 +33,7 @@ struct options {
 	const char	 *buffer_file;	/* its file, or directory; or NULL */
 	const char	 *store;	/* -U: the file, "-" for a nameless one */
 	const char	 *output;	/* -o: the file to write, or NULL */
+	const char	 *size_file;	/* -l @FILE's file, or NULL */
 	const char	 *log;		/* --log: the CSV file, or NULL */
 	bool		  discard;	/* -X: write nothing */
 	bool		  sparse;	/* -O: holes for zeros */

@@ -19,7 +19,7 @@ void	pidfile_publish(const char *path);
  * Removes the file if the path is still the regular file written, with
  * this process's PID: not in a child, not once another instance (or
  * anything else) has taken the name; what is there is never opened.
- * Safe to call again.
+ * Safe to call again, and from a signal handler.
  */
 void	pidfile_withdraw(void);
 

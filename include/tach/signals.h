@@ -46,7 +46,11 @@ int	signals_fatal(void);
 bool	signals_ignored(int sig);
 /* Dies of sig as if never caught, so the parent sees 128+sig. */
 _Noreturn void	signals_die(int sig);
-/* last runs in signals_die before the signal is raised, as atexit's do. */
+/*
+ * last runs in signals_die before the signal is raised, as atexit's do,
+ * and in the handler of a fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT):
+ * it must be async-signal-safe.
+ */
 void	signals_at_death(void (*last)(void));
 /* Stops the process as ^Z would, returning once continued. */
 void	signals_stop_self(void);

@@ -104,6 +104,40 @@ if [ -n "${BADBLOCKS:-}" ] && command -v python3 >/dev/null; then
 zeros: bytes 1114112-1118207 (4096)" "$WORK/err"
 fi
 
+# A standard output shared with the shell (or with stderr: >f 2>&1,
+# nohup, cron) keeps its own open file description untouched: tach
+# writes direct through a description of its own, and the shell's goes
+# on from where tach stopped.  (O_DIRECT is 040000 in fdinfo's flags.)
+direct_flag() { awk '/^flags:/ { print (substr($2, length($2) - 4, 1) >= 4) }' \
+    "/proc/$1/fdinfo/$2"; }
+strace -f -e trace=openat,/^fcntl -o "$WORK/trace" \
+    "$TACH" -q -K -f "$WORK/data" >"$out"
+check "stdout: a description of tach's own opened" \
+    grep -q 'openat(.*"/proc/self/fd/1", O_WRONLY' "$WORK/trace"
+check "…and written direct" \
+    grep -Eq 'fcntl(64)?\(1, F_SETFL, O_WRONLY\|O_DIRECT' "$WORK/trace"
+check "…exact" cmp -s "$WORK/data" "$out"
+exec 7>"$out"
+"$TACH" -q -K -L 4M -f "$WORK/data" >&7 2>"$WORK/err" &
+copy=$!
+wait_until 60 size_at_least "$out" 1048576
+check "shared stdout: the shell's description not direct" \
+    [ "$(direct_flag $$ 7)" = 0 ]
+wait $copy
+check "…exact ($?)" cmp -s "$WORK/data" "$out"
+echo end >&7
+exec 7>&-
+check "…the shell's next write after tach's last" \
+    sh -c "{ cat '$WORK/data'; echo end; } | cmp -s - '$out'"
+check "…nothing said" empty "$WORK/err"
+"$TACH" -q -K -L 4M -f "$WORK/data" >"$out" 2>&1 &
+copy=$!
+wait_until 60 size_at_least "$out" 1048576
+check ">f 2>&1: stderr's description not made direct" \
+    [ "$(direct_flag $copy 2)" = 0 ]
+wait $copy
+check "…exact, nothing said into the data ($?)" cmp -s "$WORK/data" "$out"
+
 "$TACH" -q -K -l 5 -d 1 2>"$WORK/err"
 check "-K with -d: refused ($?)" [ $? -eq 1 ]
 

@@ -99,6 +99,26 @@ for sig in INT TERM HUP QUIT USR2 XCPU XFSZ VTALRM PROF PWR SYS TRAP; do
 	check "SIG$sig: tach died of it ($st)" [ $st -eq $((128 + $(bash -c "kill -l $sig"))) ]
 	check "SIG$sig: -P's file removed" [ ! -e "$WORK/pid" ]
 done
+# the faults too (a crash, abort(3), or sent): -P's file and -U's
+# unfinished store removed, then tach dies of the fault itself
+for sig in SEGV BUS ABRT FPE ILL; do
+	rm -f "$WORK/pid" "$WORK/hold"
+	mkfifo "$WORK/hold"
+	sh -c 'ulimit -c 0; exec "$@"' sh "$TACH" -P "$WORK/pid" \
+	    -U "$WORK/store" <"$WORK/hold" >/dev/null 2>"$err" &
+	exec 5>"$WORK/hold"
+	printf abc >&5
+	wait_until 60 sh -c "test -s '$WORK/pid' && ls -A '$WORK' | grep -q '^\.store\.'"
+	tpid=$(cat "$WORK/pid")
+	kill -"$sig" "$tpid"
+	wait $!
+	st=$?
+	exec 5>&-
+	check "SIG$sig: tach died of it ($st)" [ $st -eq $((128 + $(bash -c "kill -l $sig"))) ]
+	check "SIG$sig: -P's file removed" [ ! -e "$WORK/pid" ]
+	check "SIG$sig: -U's unfinished store removed" \
+	    [ -z "$(ls -A "$WORK" | grep '^\.store')" ]
+done
 # a write past ulimit -f (SIGXFSZ from the kernel, not from kill)
 rm -f "$WORK/pid"
 (ulimit -f 64; "$TACH" -P "$WORK/pid" <"$WORK/data" >"$out" 2>"$err")

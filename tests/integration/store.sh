@@ -107,14 +107,41 @@ exec 5<>"$WORK/in"
 printf abc >&5
 "$TACH" -q -U "$store.3" <"$WORK/in" >"$out" 5<&- &
 copy=$!
-wait_until 60 test -s "$store.3"
+# made under a name of its own beside FILE, put at FILE only when whole
+made() { for f in "$WORK"/.store.3.??????; do [ -s "$f" ] && return; done; false; }
+wait_until 60 made
+check "a store being made: not at FILE yet" [ ! -e "$store.3" ]
 wait_until 60 caught $copy TERM
 kill -TERM $copy
 wait $copy
 check "SIGTERM while storing: dies of it ($?)" [ $? -eq 143 ]
 check "…nothing sent" [ ! -s "$out" ]
 check "…the store removed" [ ! -e "$store.3" ]
+check "…and the name it was made under" [ -z "$(ls -A "$WORK" | grep '^\.store')" ]
+# killed for good (kill -9, the OOM killer): nothing stands at FILE
+"$TACH" -q -U "$store.4" <"$WORK/in" >"$out" 5<&- &
+copy=$!
+wait_until 60 sh -c "ls -A '$WORK' | grep -q '^\.store\.4\.'"
+kill -KILL $copy
+wait $copy
+check "SIGKILL while storing: nothing at FILE" [ ! -e "$store.4" ]
+check "…nothing sent" [ ! -s "$out" ]
+rm -f "$WORK"/.store.4.*
 exec 5<&-
+# a name taken while the store is made: the store kept whole, said, exit 1
+exec 5<>"$WORK/in"
+printf abc >&5
+"$TACH" -q -U "$store.5" <"$WORK/in" >"$out" 2>"$WORK/err" 5<&- &
+copy=$!
+wait_until 60 sh -c "ls -A '$WORK' | grep -q '^\.store\.5\.'"
+printf other >"$store.5"
+exec 5<&-
+wait $copy
+check "FILE taken meanwhile: exit 1 ($?)" [ $? -eq 1 ]
+check "…FILE untouched" [ "$(cat "$store.5")" = other ]
+check "…the store kept whole, named" grep -q \
+    "^tach: -U $store.5: not put in place, kept whole as $WORK/.store.5.*: File exists" "$WORK/err"
+check "…nothing sent" [ ! -s "$out" ]
 
 # Anything already there is refused, and untouched
 printf keep >"$WORK/file"
