@@ -66,3 +66,11 @@ compat_reopen(int fd, int flags)
 	errno = ENOTSUP;
 	return -1;
 }
+
+long
+compat_peer_pid(int fd)
+{
+	(void)fd;
+	errno = ENOTSUP;
+	return -1;
+}

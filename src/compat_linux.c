@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE		/* F_SETPIPE_SZ, splice */
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 
 #include <fcntl.h>
@@ -151,4 +152,15 @@ compat_reopen(int fd, int flags)
 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	return open(path, flags | O_CLOEXEC);
+}
+
+long
+compat_peer_pid(int fd)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == -1)
+		return -1;
+	return (long)cred.pid;
 }

@@ -37,6 +37,8 @@
 #define REQUEST_MAX	8192
 #define ANSWER_MAX	256
 #define QUERIERS_MAX	16
+#define PENDING_MAX	16	/* connections whose request is still coming */
+#define PENDING_SECONDS	10	/* how long one may take to come whole */
 /* elapsed bytes count done lines size known rate average rate_in
    buffered waiting eta final sparse holes result name */
 #define STATE_FORMAT	"S %.10g %llu %llu %llu %d %llu %d %.10g %.10g " \
@@ -45,6 +47,19 @@
 #define NAME_MAX_HEX	256		/* bytes of a name sent, at most */
 
 static int listener = -1;
+/*
+ * A connection whose request has not come whole yet.  None is waited
+ * for: each is read as far as it has come whenever a SIGIO wakes the
+ * copy, so a peer that says nothing costs the copy nothing.
+ */
+struct pending {
+	int	 fd;
+	double	 since;
+	size_t	 have;
+	char	 req[REQUEST_MAX + 1];
+};
+static struct pending pending[PENDING_MAX];
+static size_t npending;
 static int queriers[QUERIERS_MAX];
 static size_t nqueriers;
 static bool buffered;		/* --read-limit is taken */
@@ -176,6 +191,8 @@ control_close(void)
 {
 	if (listener == -1 || getpid() != owner)
 		return;
+	while (npending > 0)
+		close(pending[--npending].fd);
 	close(listener);
 	listener = -1;
 	if (bound[0] != '\0')
@@ -192,8 +209,8 @@ control_free(struct control_change *c)
 }
 
 /*
- * Reads fd to its end, at most len - 1 bytes and for at most a second: the
- * copy waits meanwhile.  Returns the length, or -1.
+ * The sender's side: reads fd to its end, at most len - 1 bytes and for
+ * at most seconds.  Returns the length, or -1.
  */
 static ssize_t
 read_whole(int fd, char *buf, size_t len, double seconds)
@@ -322,39 +339,124 @@ answer(int fd, const char *text)
 		return;
 }
 
-bool
-control_take(struct control_change *c)
+static void
+pending_drop(size_t i, const char *why)
 {
-	char req[REQUEST_MAX + 1], msg[ANSWER_MAX - 2];
-	ssize_t len;
+	if (why != NULL)
+		answer(pending[i].fd, why);
+	close(pending[i].fd);
+	pending[i] = pending[--npending];
+}
+
+/* Each connection waiting at the listener, this user's, made pending. */
+static void
+accept_all(void)
+{
+	struct pending *p;
 	int fd;
 
-	memset(c, 0, sizeof(*c));
 	while (listener != -1 && (fd = accept(listener, NULL, NULL)) != -1) {
-		(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
 		/* another user's: shut out without a word */
-		if (same_user(fd) == -1) {
+		if (fcntl(fd, F_SETFD, FD_CLOEXEC) == -1 ||
+		    same_user(fd) == -1 ||
+		    fcntl(fd, F_SETOWN, getpid()) == -1 ||
+		    fcntl(fd, F_SETFL, O_NONBLOCK | O_ASYNC) == -1) {
 			close(fd);
 			continue;
 		}
-		len = read_whole(fd, req, sizeof(req), 1);
-		if (len <= 0)
-			snprintf(msg, sizeof(msg), "not a request");
-		else if (parse_request(c, req, (size_t)len, msg, sizeof(msg))) {
-			if (!c->query)
-				answer(fd, "ok");
-			else if (nqueriers < QUERIERS_MAX &&
-			    fcntl(fd, F_SETFL, O_NONBLOCK) != -1) {
-				queriers[nqueriers++] = fd;
-				return true;
-			} else
-				answer(fd, "too many watch this copy already");
-			close(fd);
-			return true;
-		}
+		/* full: the one waiting longest makes room */
+		if (npending == PENDING_MAX)
+			pending_drop(0, "not a request: nothing came whole");
+		p = &pending[npending++];
+		p->fd = fd;
+		p->since = clock_now();
+		p->have = 0;
+	}
+}
+
+/*
+ * What has come of p's request: 1 when it is whole (its sender's end of
+ * writing), 0 while more may come, -1 for a connection to drop.
+ */
+static int
+read_pending(struct pending *p)
+{
+	ssize_t n;
+
+	for (;;) {
+		if (p->have == sizeof(p->req) - 1)
+			return -1;
+		n = read(p->fd, p->req + p->have, sizeof(p->req) - 1 - p->have);
+		if (n == 0)
+			return 1;
+		if (n == -1)
+			return errno == EINTR ? 0 : errno == EAGAIN ||
+			    errno == EWOULDBLOCK ? 0 : -1;
+		p->have += (size_t)n;
+	}
+}
+
+/* The sender left before its answer (it gave up waiting): none is due. */
+static bool
+sender_gone(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR));
+}
+
+/* A whole request: its change into *c and answered; false if refused. */
+static bool
+take_whole(struct control_change *c, size_t i)
+{
+	char msg[ANSWER_MAX - 2];
+	struct pending *p = &pending[i];
+	int fd = p->fd;
+
+	if (!parse_request(c, p->req, p->have, msg, sizeof(msg))) {
 		control_free(c);
-		answer(fd, msg);
-		close(fd);
+		pending_drop(i, msg);
+		return false;
+	}
+	/* a change nobody is told of is not made: -R said it was not */
+	if (!c->query && sender_gone(fd)) {
+		control_free(c);
+		pending_drop(i, NULL);
+		return false;
+	}
+	pending[i] = pending[--npending];
+	if (!c->query)
+		answer(fd, "ok");
+	else if (nqueriers < QUERIERS_MAX &&
+	    fcntl(fd, F_SETFL, O_NONBLOCK) != -1) {
+		queriers[nqueriers++] = fd;
+		return true;
+	} else
+		answer(fd, "too many watch this copy already");
+	close(fd);
+	return true;
+}
+
+bool
+control_take(struct control_change *c)
+{
+	double now = clock_now();
+	size_t i = 0;
+	int got;
+
+	memset(c, 0, sizeof(*c));
+	accept_all();
+	while (i < npending) {
+		if ((got = read_pending(&pending[i])) == 1) {
+			if (take_whole(c, i))
+				return true;
+		} else if (got == -1)
+			pending_drop(i, "not a request");
+		else if (now - pending[i].since > PENDING_SECONDS)
+			pending_drop(i, "not a request: nothing came whole "
+			    "in time");
+		else
+			i++;
 	}
 	return false;
 }
@@ -382,6 +484,7 @@ send_request(int letter, long pid, const char *req, size_t len)
 	struct sockaddr_un sun;
 	socklen_t sunlen;
 	char msg[ANSWER_MAX];
+	long peer;
 	int fd;
 
 	if (!socket_name((pid_t)pid, &sun, &sunlen, false, msg, sizeof(msg)))
@@ -400,6 +503,11 @@ send_request(int letter, long pid, const char *req, size_t len)
 	if (same_user(fd) == -1)
 		report_errx(1, "-%c %ld: the socket is not this user's copy's: "
 		    "nothing sent", letter, pid);
+	/* and the name is the network namespace's, the PID the PID one's */
+	if ((peer = compat_peer_pid(fd)) != -1 && peer != pid)
+		report_errx(1, "-%c %ld: the copy listening under that PID "
+		    "is not process %ld here (another PID namespace's): "
+		    "nothing sent", letter, pid, pid);
 	if (write(fd, req, len) != (ssize_t)len ||
 	    shutdown(fd, SHUT_WR) == -1)
 		report_err(1, "-%c %ld", letter, pid);
@@ -442,10 +550,13 @@ control_send(const struct options *opts)
 		report_errx(1,
 		    "-R %ld: the name, prefix and format are too long", pid);
 	fd = send_request('R', pid, req, len);
-	/* a copy stopped by ^Z answers when it is continued */
+	/*
+	 * A copy stopped by ^Z answers when it is continued; one that finds
+	 * its sender gone by then makes no change (control_take).
+	 */
 	if (read_whole(fd, msg, sizeof(msg), 10) <= 0)
-		report_errx(1,
-		    "-R %ld: no answer: the copy ended or is stopped", pid);
+		report_errx(1, "-R %ld: no answer in 10 s: the copy is stopped "
+		    "or has ended; nothing changed", pid);
 	close(fd);
 	msg[strcspn(msg, "\n")] = '\0';
 	if (strcmp(msg, "ok") != 0)

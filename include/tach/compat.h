@@ -75,6 +75,13 @@ int	compat_direct(int fd, bool on);
  * system cannot open a file by its descriptor).
  */
 int	compat_reopen(int fd, int flags);
+/*
+ * The PID, in this process's PID namespace, of the process at the other
+ * end of the Unix socket fd (0 if it is not in this namespace), or -1
+ * with errno (ENOTSUP where the system does not say; there the socket's
+ * name is a file, which no other namespace can reach).
+ */
+long	compat_peer_pid(int fd);
 /* Closes every descriptor from lowfd up: closefrom(2), or a loop. */
 void	compat_closefrom(int lowfd);
 /*

@@ -143,6 +143,62 @@ check "stopped: answered once continued ($(cat "$WORK/err"))" [ $? -eq 0 ]
 wait $copy
 check "stopped: exact" cmp -s "$WORK/data" "$WORK/out"
 
+# Stopped past the sender's 10 s: -R says nothing changed, and once the
+# copy is continued nothing has (-N would show in its lines).
+"$TACH" --force -i 0.05 -L 100k <"$WORK/data" >"$WORK/out" 2>"$WORK/log" &
+copy=$!
+check "stopped long: the copy listens" wait_until 60 listening $copy
+kill -STOP $copy
+"$TACH" -R $copy -N changed 2>"$WORK/err"
+check "stopped long: -R exits 1 ($?)" [ $? -eq 1 ]
+check "…saying nothing changed" grep -qx "tach: -R $copy: no answer in 10 s: the copy is stopped or has ended; nothing changed" "$WORK/err"
+kill -CONT $copy
+finish_copy "stopped long" "$WORK/data"
+lacks "…the change not made" "$WORK/log" changed
+
+# Peers that connect and say nothing cost the copy nothing: 30 of them
+# held open through a copy whose --stall-timeout is 3 s.
+if command -v python3 >/dev/null; then
+	"$TACH" -q --stall-timeout 3 -L 2m <"$WORK/data" >"$WORK/out" \
+	    2>"$WORK/err" &
+	copy=$!
+	wait_until 60 listening $copy
+	python3 - $copy "$WORK/idle" <<-'PY' &
+	import os, socket, sys, time
+	name = "\0tach-%d-%s" % (os.geteuid(), sys.argv[1])
+	peers = []
+	for i in range(30):
+	    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+	    s.connect(name)
+	    peers.append(s)
+	open(sys.argv[2], "w").write("connected\n")
+	time.sleep(600)
+	PY
+	idle=$!
+	wait_until 60 test -s "$WORK/idle"
+	wait $copy
+	check "30 idle peers: the copy ends 0 ($?, $(cat "$WORK/err"))" [ $? -eq 0 ]
+	check "…exact" cmp -s "$WORK/data" "$WORK/out"
+	check "…while they were still connected" kill -0 $idle
+	kill $idle
+	wait $idle
+fi
+
+# A PID namespace: the abstract name is the network namespace's, so the
+# copy that is PID 1 in its own PID namespace is not process 1 here.
+if [ "$(id -u)" -eq 0 ] && [ $abstract = yes ] && unshare -p -f true 2>/dev/null; then
+	unshare -p -f "$TACH" -q -L 100k -f "$WORK/data" -o "$WORK/out" &
+	ns=$!
+	check "PID namespace: the copy listens as PID 1" wait_until 60 listening 1
+	"$TACH" -R 1 -N x 2>"$WORK/err"
+	check "…-R 1 from here: refused ($?)" [ $? -eq 1 ]
+	check "…saying why" grep -qx "tach: -R 1: the copy listening under that PID is not process 1 here (another PID namespace's): nothing sent" "$WORK/err"
+	"$TACH" -Q 1 2>"$WORK/err" >/dev/null
+	check "…-Q 1 too ($?)" [ $? -eq 1 ]
+	pkill -TERM -P $ns
+	wait $ns
+fi
+
 # Refusals: nothing listens, nothing to send, options -R does not take.
 sleep 600 </dev/null >/dev/null 2>&1 &
 sleeper=$!
