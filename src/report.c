@@ -78,15 +78,18 @@ foreground(const struct reporter *r)
 	return pg == -1 ? r->forced : pg == getpgrp();
 }
 
-/* The line's width: the terminal's, narrowed (never widened) by -w. */
+/*
+ * The width the renderer is given, which draws one column less: a
+ * terminal's last column is left alone, where writing would wrap.  -w N
+ * narrows (never widens) the line on a terminal, and draws N columns.
+ */
 static int
 width_of(const struct reporter *r)
 {
 	int cols = term_width(&r->term);
 
-	/* -w may narrow the line on a terminal, never widen it: it would wrap */
 	if (r->width > 0 && (!r->tty || r->width < cols))
-		cols = r->width;
+		return r->width + 1;
 	return cols > RENDER_WIDTH_MAX ? RENDER_WIDTH_MAX : cols;
 }
 
