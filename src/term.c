@@ -7,6 +7,8 @@
 #include <sys/ioctl.h>
 
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,8 @@
 
 #include "config.h"
 #include "tach/clock.h"
+#include "tach/compat.h"
+#include "tach/signals.h"
 #include "tach/term.h"
 
 /*
@@ -145,6 +149,8 @@ title_caps(struct terminal *t)
 		expand(t->fsl, tigetstr("fsl"));
 		if (t->fsl[0] == '\0')
 			t->tsl[0] = '\0';
+		/* xterm's sequence by terminfo (tmux-256color): its stack too */
+		t->title_stack = strncmp(t->tsl, "\033]", 2) == 0;
 		return;
 	}
 	for (size_t i = 0; term != NULL && i < sizeof(xterms) /
@@ -291,10 +297,58 @@ term_title(struct terminal *t, const char *text)
 	return true;
 }
 
+/*
+ * s for a terminal that has stopped reading (^S) and has no room left:
+ * written by a child that waits for it, so that tach can end now.  Only
+ * the terminal stays open in it: a data descriptor kept would keep its
+ * reader waiting for an end.
+ */
+static void
+write_later(const struct terminal *t, const char *s)
+{
+	int null;
+	pid_t pid;
+
+	if ((pid = fork()) != 0)
+		return;
+	signals_reset_child();
+	if (dup2(t->fd, 3) == -1)
+		_exit(1);
+	if ((null = open("/dev/null", O_RDWR)) != -1)
+		for (int fd = 0; fd <= 2; fd++)
+			(void)dup2(null, fd);
+	compat_closefrom(4);
+	compat_title("title for pid %ld", (long)getppid());
+	/* a terminal gone (EIO) ends the wait too */
+	while (write(3, s, strlen(s)) == -1 && errno == EINTR)
+		;
+	_exit(0);
+}
+
 void
 term_title_end(struct terminal *t)
 {
-	if (t->title_pushed && term_ready(t))
-		term_write(t, TITLE_POP, strlen(TITLE_POP));
+	const char *tty;
+	ssize_t n = -1;
+	int fd;
+
+	if (!t->title_pushed)
+		return;
 	t->title_pushed = false;
+	if (term_ready(t)) {
+		term_write(t, TITLE_POP, strlen(TITLE_POP));
+		return;
+	}
+	/*
+	 * A terminal that stopped reading may still have room for a few
+	 * bytes: written without waiting, through a description of tach's
+	 * own, so that the shell's stays blocking.
+	 */
+	if ((tty = ttyname(t->fd)) != NULL && (fd = open(tty, O_WRONLY |
+	    O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) != -1) {
+		n = write(fd, TITLE_POP, strlen(TITLE_POP));
+		close(fd);
+	}
+	if (n == -1)
+		write_later(t, TITLE_POP);
 }

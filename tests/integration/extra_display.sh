@@ -22,6 +22,25 @@ open_gate
 check "finishes" wait_for "rc=0"
 # tmux keeps xterm's stack of titles: the one before comes back
 check "the title as it was before" wait_until 60 titled before
+# TERM=tmux-256color: the title by terminfo's status line, the same stack
+tmx select-pane -T before
+close_gate
+run "clear; (head -c 1000000 /dev/zero; $GATED; head -c 1000000 /dev/zero) | TERM=tmux-256color '$TACH' -x window -N tm -l 2000000 >/dev/null; echo rc=\$?"
+check "tmux-256color: the title at 50%" wait_until 60 titled "tm: 50%"
+open_gate
+check "…finishes" wait_for "rc=0"
+check "…the title as it was before" wait_until 60 titled before
+# a terminal that stopped reading (^S) at the end: the title still put back
+tmx select-pane -T before
+close_gate
+run "clear; (head -c 1000000 /dev/zero; $GATED; head -c 1000000 /dev/zero) | '$TACH' -x window -N held -i 0.05 -l 2000000 >'$WORK/held.out'; echo rc=\$? >'$WORK/held.rc'"
+check "^S: the title at 50%" wait_until 60 titled "held: 50%"
+tmx send-keys C-s
+open_gate
+check "…tach ends while the terminal is stopped" wait_until 60 test -s "$WORK/held.rc"
+tmx send-keys C-q
+check "…the title as it was before" wait_until 60 titled before
+check "…the output exact" [ "$(wc -c <"$WORK/held.out")" -eq 2000000 ]
 # pv's long name; -q draws no bar, the title still moves
 tmx select-pane -T before
 close_gate
