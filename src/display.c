@@ -211,6 +211,13 @@ emit(struct display *d, bool final, enum display_outcome outcome,
 		report_numeric(&d->out, &l);
 	if (d->json)
 		report_json(&l);
+	/*
+	 * The bar's first frame waits for the first tick, so that what the
+	 * other programs of the pipeline say as they start (ssh's refusal)
+	 * gets a row of its own; progress(1) draws at once.
+	 */
+	if (d->starting)
+		return t;
 	report_draw(&d->out, &l.state, 1);
 	title_show(&d->title, &l.state);
 	return t;
@@ -337,7 +344,9 @@ display_start(struct display *d, const struct options *opts,
 		report_pin(&d->out);
 	signals_timer(d->interval);
 	d->ticking = true;
+	d->starting = !opts->as_progress;
 	(void)emit(d, false, DISPLAY_COMPLETE, NULL);
+	d->starting = false;
 }
 
 void

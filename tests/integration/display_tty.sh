@@ -11,6 +11,24 @@ check "stderr to a file stays empty" empty "$WORK/err"
 head -c 3000000 /dev/zero | "$TACH" --force -l 3000000 2>"$WORK/err" >/dev/null
 check "--force draws to a file" grep -q "100%" "$WORK/err"
 
+# Another program's message as the pipeline starts (ssh's refusal) gets
+# a row of its own: the first frame waits for the first tick.
+row_starts() { screen | grep -q "^$1"; }
+no_row() { ! screen | grep -qF -- "$1"; }
+close_gate
+run "clear; (echo 'ssh: connect to host h port 22: Connection refused' >&2; $GATED) | '$TACH' -i 3600 -l 100 -p 'first: ' >/dev/null; echo rc=\$?"
+check "a message at the start" wait_for "Connection refused"
+check "…on a row of its own" row_starts 'ssh: connect'
+check "…no frame drawn before the first tick" no_row 'first:'
+open_gate
+check "…the closing line after it" wait_for "rc=0"
+check "…on its own row" row_starts 'first: '
+close_gate
+run "clear; (head -c 50 /dev/zero; $GATED) | '$TACH' -i 0.05 -l 100 -p 'ticked: ' >/dev/null; echo rc=\$?"
+check "the first tick draws the first frame" wait_for "ticked:  50%"
+open_gate
+check "…and ends" wait_for "rc=0"
+
 # Half the input, then a stall at the gate: the bar stands at 50% and
 # keeps moving.
 close_gate

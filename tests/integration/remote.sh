@@ -81,8 +81,10 @@ line=$(grep "^new: pre: " "$WORK/log" | head -n 1)
     >/dev/null | head -n 1 >"$WORK/w50"
 check "-w: as -w 50 draws ($line)" [ "$(columns "$line")" -eq \
     "$(columns "$(cat "$WORK/w50")")" ]
+"$TACH" --force -N new -p 'pre: ' -l 3000000 </dev/null 2>&1 >/dev/null |
+    head -n 1 >"$WORK/wide"
 check "-w: narrower than before" [ "$(columns "$line")" -lt \
-    "$(columns "$(head -n 1 "$WORK/log")")" ]
+    "$(columns "$(cat "$WORK/wide")")" ]
 finish_copy -R "$WORK/data"
 check "-P: removed at the end" [ ! -e "$WORK/pid" ]
 ls "$WORK" >"$WORK/names"

@@ -13,10 +13,13 @@ mkfifo "$WORK/in"
 bursts() {
 	_fmt=$1
 	shift
+	rm -f "$WORK/log"
 	"$TACH" --force -F "$_fmt" -l 1500k -i 0.05 <"$WORK/in" >/dev/null \
 	    2>"$WORK/log" &
 	_meter=$!
 	exec 4>"$WORK/in"
+	# the first frame (at the first tick) before the first burst
+	wait_until 60 test -s "$WORK/log"
 	for _burst in 999k 1k 3 500k; do
 		case $_burst in
 		*k) head -c $((${_burst%k} * 1024)) /dev/zero >&4 ;;
