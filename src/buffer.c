@@ -48,6 +48,12 @@
  * what the unprivileged get; root's pipes may be larger, so fewer.
  */
 #define PIPE_ASKED	(8 * 1024 * 1024)
+/*
+ * With --buffer-file, what pipes may hold beside it: pipe pages are
+ * kernel memory that cannot be reclaimed, and the file is there so that
+ * the buffer need not be memory.
+ */
+#define PIPES_BESIDE_FILE	(16 * 1024 * 1024)
 
 /*
  * The bytes the memory part takes for a buffer of size: a chunk more, for
@@ -90,7 +96,9 @@ struct relay_ring {
 	size_t		 used;		/* the reader's is the last */
 	struct spares	 pipes;
 	struct spares	 chunks;
-	bool		 no_splice;	/* a side refused it: memory only */
+	bool		 no_splice;	/* memory only from now on: a side
+					   refused splice, or the input's
+					   pages came part-filled */
 	size_t		 filled;
 	size_t		 most;		/* the highest fill of the run */
 	size_t		 write_at;	/* the fill the writer starts at */
@@ -235,6 +243,8 @@ ring_new(size_t size, int write_at, int read_at, bool splice, int fd)
 	budget = splice ? compat_pipe_budget() : 0;
 	if (budget > size)
 		budget = size;
+	if (fd != -1 && budget > PIPES_BESIDE_FILE)
+		budget = PIPES_BESIDE_FILE;
 	if (budget > 0)
 		most = pipes_most(budget);
 	g->span = span;
@@ -510,8 +520,15 @@ splice_in(struct relay *r, struct relay_ring *g, struct slot *s, size_t len)
 	pthread_mutex_lock(&g->lock);
 	if (errno == EAGAIN) {
 		/* the input had nothing after all, or the pipe is full */
-		if (poll(&pfd, 1, 0) == 0)
+		if (poll(&pfd, 1, 0) == 0) {
+			/*
+			 * Full of pages that small writes left part-filled:
+			 * memory holds what is left densely, each byte once
+			 */
+			if (s->len < s->room - s->room / 10)
+				g->no_splice = true;
 			seal(g, s);
+		}
 	} else if (errno != EINTR) {
 		g->no_splice = true;
 		seal(g, s);

@@ -74,3 +74,11 @@ compat_peer_pid(int fd)
 	errno = ENOTSUP;
 	return -1;
 }
+
+unsigned long long
+compat_memory_limit(const char **why)
+{
+	*why = "physical memory";
+	return (unsigned long long)sysconf(_SC_PHYS_PAGES) *
+	    (unsigned long long)sysconf(_SC_PAGESIZE);
+}

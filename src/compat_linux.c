@@ -86,14 +86,33 @@ compat_grow_pipe(int fd, size_t want)
 	return (size_t)(grown > 0 ? grown : have);
 }
 
+/*
+ * The pipe allowance binds all but a process with CAP_SYS_RESOURCE or
+ * CAP_SYS_ADMIN in effect: root in a container may have neither.
+ */
+static bool
+unbounded_pipes(void)
+{
+	unsigned long long caps = 0;
+	char line[256];
+	FILE *f;
+
+	if ((f = fopen("/proc/self/status", "re")) == NULL)
+		return false;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "CapEff: %llx", &caps) == 1)
+			break;
+	fclose(f);
+	return (caps & (1ULL << 24 | 1ULL << 21)) != 0;
+}
+
 size_t
 compat_pipe_budget(void)
 {
 	FILE *f;
 	long pages = 0;
 
-	/* the allowance binds only those without CAP_SYS_RESOURCE */
-	if (geteuid() == 0)
+	if (unbounded_pipes())
 		return SIZE_MAX;
 	if ((f = fopen("/proc/sys/fs/pipe-user-pages-soft", "re")) != NULL) {
 		if (fscanf(f, "%ld", &pages) != 1)
@@ -163,4 +182,71 @@ compat_peer_pid(int fd)
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == -1)
 		return -1;
 	return (long)cred.pid;
+}
+
+/* A cgroup file's limit: a number, or "max"; ULLONG_MAX if none. */
+static unsigned long long
+cgroup_value(const char *path)
+{
+	unsigned long long v = ULLONG_MAX;
+	FILE *f;
+
+	if ((f = fopen(path, "re")) != NULL) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = ULLONG_MAX;
+		fclose(f);
+	}
+	return v;
+}
+
+/* The lowest limit of dir and each cgroup above it; file under each. */
+static unsigned long long
+cgroup_limit(const char *root, char *dir, const char *file)
+{
+	unsigned long long most = ULLONG_MAX, v;
+	char path[PATH_MAX];
+	char *slash;
+
+	for (;;) {
+		snprintf(path, sizeof(path), "%s%s/%s", root, dir, file);
+		if ((v = cgroup_value(path)) < most)
+			most = v;
+		if ((slash = strrchr(dir, '/')) == NULL || slash == dir)
+			break;
+		*slash = '\0';
+	}
+	return most;
+}
+
+unsigned long long
+compat_memory_limit(const char **why)
+{
+	unsigned long long most = (unsigned long long)sysconf(_SC_PHYS_PAGES) *
+	    (unsigned long long)sysconf(_SC_PAGESIZE), v;
+	char line[PATH_MAX], *dir;
+	FILE *f;
+
+	*why = "physical memory";
+	if ((f = fopen("/proc/self/cgroup", "re")) == NULL)
+		return most;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		v = ULLONG_MAX;
+		/* cgroup v2's one line, "0::/path"; v1's memory controller */
+		if (strncmp(line, "0::/", 4) == 0) {
+			dir = line + 3;
+			v = cgroup_limit("/sys/fs/cgroup", dir, "memory.max");
+			if (v == ULLONG_MAX)
+				v = cgroup_limit("/sys/fs/cgroup/unified", dir,
+				    "memory.max");
+		} else if ((dir = strstr(line, ":memory:/")) != NULL)
+			v = cgroup_limit("/sys/fs/cgroup/memory", dir + 8,
+			    "memory.limit_in_bytes");
+		if (v < most) {
+			most = v;
+			*why = "its memory cgroup's limit";
+		}
+	}
+	fclose(f);
+	return most;
 }

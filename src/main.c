@@ -40,6 +40,7 @@
 #include "tach/pidfile.h"
 #include "tach/query.h"
 #include "tach/relay.h"
+#include "tach/render.h"
 #include "tach/report.h"
 #include "tach/signals.h"
 #include "tach/text.h"
@@ -82,6 +83,31 @@ ring_size(const struct options *opts)
 		report_errx(1, "-b: a buffer of %lld bytes: more than this "
 		    "system can address", opts->bufsize);
 	return (size_t)opts->bufsize;
+}
+
+/*
+ * -b's buffer in memory (not --buffer-file's) against the memory this
+ * process may have: more is refused before a byte moves, rather than
+ * the kernel's OOM killer ending the copy halfway; more than half is
+ * taken, and said, as mbuffer says it.
+ */
+static void
+buffer_fits(const struct options *opts)
+{
+	unsigned long long size = (unsigned long long)opts->bufsize, limit;
+	char have[32];
+	const char *why;
+
+	if (ring_size(opts) == 0 || opts->buffer_file != NULL)
+		return;
+	limit = compat_memory_limit(&why);
+	render_amount((double)limit, RENDER_BYTES, have, sizeof(have));
+	if (size > limit)
+		report_errx(1, "-b: a buffer of %llu bytes: more than the %s "
+		    "of %s: a smaller -b, or --buffer-file", size, have, why);
+	if (size > limit / 2)
+		report_warnx("-b: a buffer of %llu bytes: more than half the "
+		    "%s of %s", size, have, why);
 }
 
 /* The input (an -f, or "stdin") that is the file st is, or NULL. */
@@ -793,6 +819,7 @@ main(int argc, char *argv[])
 	signals_at_death(withdraw);
 	/* nothing is made, replaced or removed before this */
 	paths_check(&opts);
+	buffer_fits(&opts);
 	/* progress(1) leaves nothing in /tmp; tach's -R finds tach */
 	if (!opts.as_progress && !opts.watching)
 		control_listen(ring_size(&opts) > 0, options_sees(&opts));

@@ -82,6 +82,11 @@ int	compat_reopen(int fd, int flags);
  * name is a file, which no other namespace can reach).
  */
 long	compat_peer_pid(int fd);
+/*
+ * The bytes of memory this process may have: the physical memory, or
+ * less where a memory cgroup limits it (Linux); *why names which.
+ */
+unsigned long long	compat_memory_limit(const char **why);
 /* Closes every descriptor from lowfd up: closefrom(2), or a loop. */
 void	compat_closefrom(int lowfd);
 /*

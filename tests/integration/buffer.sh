@@ -227,7 +227,7 @@ env ASAN_OPTIONS="allocator_may_return_null=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
     "$TACH" -b 1000000000000000000 <"$WORK/data" >"$out" 2>"$WORK/err"
 check "-b 10^18: refused ($?)" [ $? -eq 1 ]
 check "…naming the size and why" grep -Eq -- \
-    "^tach: -b: a buffer of 1000000000000000000 bytes: (Cannot allocate memory|more than this system can address)$" \
+    "^tach: -b: a buffer of 1000000000000000000 bytes: (more than the .* of (physical memory|its memory cgroup's limit): a smaller -b, or --buffer-file|more than this system can address)$" \
     "$WORK/err"
 check "…nothing written" [ ! -s "$out" ]
 

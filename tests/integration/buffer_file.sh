@@ -95,4 +95,41 @@ ln -s "$TACH" "$WORK/progress"
     2>"$WORK/err"
 check "progress: refused ($?)" [ $? -ne 0 ]
 
+# A memory cgroup's limit (root, with cgroup v1's or v2's memory
+# controller): -b in memory beyond it refused before a byte moves; with
+# --buffer-file, what pipes hold beside the file stays small (16 MiB), so
+# the buffer holds more than the limit and delivers it exact.
+cg=
+if [ "$(id -u)" -eq 0 ] && [ -w /sys/fs/cgroup/memory ]; then
+	cg=/sys/fs/cgroup/memory/tach-test-$$ limit=memory.limit_in_bytes
+elif [ "$(id -u)" -eq 0 ] &&
+    grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+	cg=/sys/fs/cgroup/tach-test-$$ limit=memory.max
+fi
+if [ -n "$cg" ] && mkdir "$cg" 2>/dev/null &&
+    echo $((128 * mib)) >"$cg/$limit"; then
+	incg() { sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' \
+	    sh "$cg" "$@"; }
+	incg "$TACH" -q -b 256M <"$WORK/data" >"$out" 2>"$WORK/err"
+	check "memory cgroup: -b past its limit refused ($?)" [ $? -eq 1 ]
+	check "…saying why" grep -q "^tach: -b: a buffer of 268435456 bytes: more than the 128 MiB of its memory cgroup's limit" "$WORK/err"
+	check "…nothing written" [ ! -s "$out" ]
+	head -c 200000000 /dev/urandom >"$WORK/big"
+	held() { grep -q '"buffered":[0-9]\{9\},' "$WORK/json"; }
+	pipes() { ls -l /proc/"$(cat "$WORK/pid")"/fd | grep -c 'pipe:'; }
+	(ulimit -n 20000; incg sh -c 'echo $$ >"$1"; exec "$2" -b 256M \
+	    --buffer-file "$3" --format json -i 0.05' sh "$WORK/pid" "$TACH" \
+	    "$dir" <"$WORK/big" 2>"$WORK/json" |
+	    { wait_until 120 held; pipes >"$WORK/pipes"; cat >"$out"; })
+	check "…with --buffer-file: more than the limit held" held
+	# (the ring's pipes, 1 MiB or more each, and a few of its own)
+	check "…at most 16 MiB of it in pipes ($(cat "$WORK/pipes") pipe ends)" \
+	    [ "$(cat "$WORK/pipes")" -le 40 ]
+	check "…delivered exact, not killed" cmp -s "$WORK/big" "$out"
+	rm -f "$WORK/big"
+	rmdir "$cg" 2>/dev/null || :
+else
+	echo "SKIP: a memory cgroup (needs root and the memory controller)" >&2
+fi
+
 done_testing
