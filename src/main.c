@@ -353,13 +353,20 @@ standard_fds_open(void)
 			_exit(1);	/* no stderr to say it on */
 }
 
-/* The reader went away: die of SIGPIPE, as cat, unless it was ignored. */
+/*
+ * The reader went away: die of SIGPIPE, as cat does, unless it was
+ * ignored; reason says so, with a buffer's bytes that were read and not
+ * delivered, which are said either way.
+ */
 static _Noreturn void
-broken_pipe(const char *out)
+broken_pipe(const char *reason, bool lost)
 {
-	if (!signals_ignored(SIGPIPE))
+	if (!signals_ignored(SIGPIPE)) {
+		if (lost)
+			report_warnx("%s", reason);
 		signals_die(SIGPIPE);
-	report_errc(1, EPIPE, "writing %s", text_safe(out));
+	}
+	report_errx(1, "%s", reason);
 }
 
 /*
@@ -689,7 +696,8 @@ reason_of(const struct run *run, const struct relay *r, char *buf,
  * or a child's status, or 0 or 1.
  */
 static int
-exit_of(const struct run *run, bool skipped, const char *reason)
+exit_of(const struct run *run, const struct relay *r, bool skipped,
+    const char *reason)
 {
 	switch (run->end) {
 	case RELAY_EOF:
@@ -701,7 +709,7 @@ exit_of(const struct run *run, bool skipped, const char *reason)
 		/* cmd that stopped reading early speaks for itself */
 		if (run->cmd != -1)
 			return exit_status(run->cmd_status);
-		broken_pipe(run->out_name);
+		broken_pipe(reason, r->undelivered > 0);
 	case RELAY_READ_ERROR:
 	case RELAY_WRITE_ERROR:
 	case RELAY_MOVE_ERROR:
@@ -774,7 +782,7 @@ store_inputs(struct options *opts, struct input *in, size_t *next,
 	display_finish(&display, outcome, reason);
 	if (outcome != DISPLAY_COMPLETE) {
 		store_withdraw();
-		status = exit_of(&stored, false, reason);
+		status = exit_of(&stored, &relay, false, reason);
 		exit(status != 0 ? status : 1);
 	}
 	if (store_unfinished != NULL) {
@@ -869,7 +877,7 @@ main(int argc, char *argv[])
 	    sizeof(why)) : NULL;
 	display_finish(&display, outcome, reason);
 	skipped = report_skipped(&relay, &opts);
-	status = exit_of(&run, skipped, reason);
+	status = exit_of(&run, &relay, skipped, reason);
 	/* the log is output asked for: one that failed fails the run */
 	if (log != NULL && fclose(log) == EOF && !display.log_failed) {
 		report_warn("--log %s", text_safe(opts.log));

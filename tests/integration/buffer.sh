@@ -168,6 +168,27 @@ rm -f "$WORK/json"
 check "pipes and memory: all 40 MiB held at once" \
     grep -q '"buffered":41943040,' "$WORK/json"
 check "…and every byte delivered in order" cmp -s "$WORK/big" "$out"
+# The reader goes away with bytes held: said, with what was delivered
+# and what was lost, then tach dies of SIGPIPE as cat does; with SIGPIPE
+# ignored, exit 1, the same words.
+held_then_quit() {
+	wait_until 60 grep -q '"buffered":[1-9][0-9]\{6,\},' "$WORK/json"
+	head -c 1000 >/dev/null
+}
+lost='Broken pipe \([0-9]+ bytes delivered; [1-9][0-9]* read into the buffer and not delivered\)'
+rm -f "$WORK/json"
+{ "$TACH" -b 40M --format json -i 0.05 <"$WORK/big" 2>"$WORK/json"
+    echo $? >"$WORK/rc"; } | held_then_quit
+check "reader gone with bytes held: dies of SIGPIPE ($(cat "$WORK/rc"))" \
+    [ "$(cat "$WORK/rc")" -eq 141 ]
+check "…saying what was lost" grep -Eq "\"message\":\"writing stdout: $lost\"" \
+    "$WORK/json"
+rm -f "$WORK/json"
+(trap '' PIPE; { "$TACH" -b 40M --format json -i 0.05 <"$WORK/big" \
+    2>"$WORK/json"; echo $? >"$WORK/rc"; } | held_then_quit)
+check "…SIGPIPE ignored: exit 1 ($(cat "$WORK/rc"))" [ "$(cat "$WORK/rc")" -eq 1 ]
+check "…saying what was lost" grep -Eq "\"message\":\"writing stdout: $lost\"" \
+    "$WORK/json"
 # pipes that hold part pages (the producer splices 1000-byte pieces of a
 # file): each fills before its size, and the next is taken
 rm -f "$WORK/json"
