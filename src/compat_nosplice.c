@@ -3,8 +3,9 @@
  * Copyright (c) 2026, the tach developers
  *
  * The compat layer's pipes where a pipe has the size the system gives it
- * and nothing moves bytes without copying them (the BSDs, macOS): -b's
- * buffer is memory only there, and no pacing pause needs finer timers.
+ * and nothing moves bytes without copying them (the BSDs, macOS, and
+ * Linux built without zero-copy): -b's buffer is memory only there, and
+ * no pacing pause needs finer timers.
  */
 #include <errno.h>
 

@@ -166,4 +166,13 @@ for opts in "" --no-splice; do
 	    [ "$(cat "$out")" = first ]
 done
 
+# The portable build (zero-copy off, the BSDs' path) links none of the
+# zero-copy calls at all, the buffer's included
+if [ "$TACH_ZEROCOPY" = 0 ] && command -v nm >/dev/null; then
+	nm -D "$TACH" | grep -E ' U (splice|tee|vmsplice|copy_file_range)(@|$)' \
+	    >"$WORK/linked"
+	check "portable: no zero-copy call linked ($(tr '\n' ' ' <"$WORK/linked"))" \
+	    empty "$WORK/linked"
+fi
+
 done_testing
