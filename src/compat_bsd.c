@@ -79,3 +79,29 @@ compat_memory_limit(const char **why)
 	return (unsigned long long)sysconf(_SC_PHYS_PAGES) *
 	    (unsigned long long)sysconf(_SC_PAGESIZE);
 }
+
+off_t
+compat_next_data(int fd, off_t at)
+{
+#ifdef SEEK_DATA
+	return lseek(fd, at, SEEK_DATA);
+#else
+	(void)fd;
+	(void)at;
+	errno = EINVAL;
+	return -1;
+#endif
+}
+
+off_t
+compat_next_hole(int fd, off_t at)
+{
+#ifdef SEEK_HOLE
+	return lseek(fd, at, SEEK_HOLE);
+#else
+	(void)fd;
+	(void)at;
+	errno = EINVAL;
+	return -1;
+#endif
+}

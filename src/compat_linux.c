@@ -8,10 +8,10 @@
  * part is compat_pipes_linux.c (or compat_nosplice.c).
  */
 #define _GNU_SOURCE		/* struct ucred */
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -162,4 +162,30 @@ compat_memory_limit(const char **why)
 	}
 	fclose(f);
 	return most;
+}
+
+off_t
+compat_next_data(int fd, off_t at)
+{
+#ifdef SEEK_DATA
+	return lseek(fd, at, SEEK_DATA);
+#else
+	(void)fd;
+	(void)at;
+	errno = EINVAL;
+	return -1;
+#endif
+}
+
+off_t
+compat_next_hole(int fd, off_t at)
+{
+#ifdef SEEK_HOLE
+	return lseek(fd, at, SEEK_HOLE);
+#else
+	(void)fd;
+	(void)at;
+	errno = EINVAL;
+	return -1;
+#endif
 }

@@ -117,49 +117,6 @@ rescue(struct relay *r, size_t span, enum relay_end *end)
 }
 
 /*
- * -O: of the next len bytes of the input, those in a hole of its file,
- * skipped unread: its offset is moved past them.  0 where it holds data,
- * where the output's hole would keep what the file held, in -0's line
- * mode (its zeros are records, counted as they are read), and where the
- * system cannot say; -1 with errno if the input's offset is lost.
- */
-static off_t
-input_hole(struct relay *r, size_t len)
-{
-#ifdef SEEK_DATA
-	uint64_t most = len;
-	struct stat sb;
-	off_t at, data;
-
-	if (r->separator == '\0' || r->out_at < r->sparse_from ||
-	    (at = lseek(r->in, 0, SEEK_CUR)) == -1)
-		return 0;
-	if ((data = lseek(r->in, at, SEEK_DATA)) == -1) {
-		/* past the last data: a hole to the end, or the end */
-		if (errno != ENXIO || fstat(r->in, &sb) == -1)
-			return 0;
-		data = sb.st_size;
-	}
-	if (data <= at)
-		return 0;	/* data here: the offset has not moved */
-	/* unpaced, a hole is passed whole, up to -S's size */
-	if (r->limit <= 0)
-		most = r->stop_at > 0 && r->separator == -1 &&
-		    r->stop_at - r->bytes < SIZE_MAX ? r->stop_at - r->bytes :
-		    SIZE_MAX;
-	if ((uint64_t)(data - at) > most)
-		data = at + (off_t)most;
-	if (lseek(r->in, data, SEEK_SET) == -1)
-		return -1;	/* where it is is not known: an error */
-	return data - at;
-#else
-	(void)r;
-	(void)len;
-	return 0;
-#endif
-}
-
-/*
  * Whatever is read is written at once, so interactive streams stay live;
  * only -L in lines holds back the lines a read brought beyond the step,
  * for the steps after (a pipe's read cannot be put back).
@@ -181,7 +138,7 @@ copy_loop(struct relay *r)
 				(void)lseek(r->in, -(off_t)held, SEEK_CUR);
 			return end;
 		}
-		if (held == 0 && r->sparse && (hole = input_hole(r, len)) != 0) {
+		if (held == 0 && r->sparse && (hole = tier_input_hole(r, &len)) != 0) {
 			if (hole == -1) {
 				r->error = errno;
 				return RELAY_READ_ERROR;

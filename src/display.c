@@ -127,7 +127,7 @@ state_at(struct display *d, double t, bool final, struct report_line *l,
 		s->line = d->relay->seen.line;
 		s->line_len = d->relay->seen.line_len;
 	}
-	s->sparse = d->relay->sparse;
+	s->sparse = d->relay->zeros || d->relay->holes > 0;
 	s->holes = d->relay->holes;
 	/* a buffer's fill, and its input's rate: in bytes, as it reads */
 	if (l->buffered) {
@@ -452,7 +452,7 @@ print_stats(struct display *d, double t)
 	if (d->lines)
 		report_moved(name, r->records, RENDER_LINES, t, NULL);
 	report_rates(&d->out, name, &d->rates, d->interval, d->unit);
-	if (r->sparse) {
+	if (r->zeros || r->holes > 0) {
 		render_amount((double)(r->bytes - r->holes), d->byte_unit,
 		    most, sizeof(most));
 		render_amount((double)r->holes, d->byte_unit, size,

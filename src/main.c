@@ -771,6 +771,11 @@ store_inputs(struct options *opts, struct input *in, size_t *next,
 	direct_return();
 	stored.at_size = relay_reached(&relay);
 	stored.error = relay.error;
+	/* an input's last hole is the store's length too */
+	if (written(&stored) && relay_sparse_end(&relay) == -1) {
+		stored.end = RELAY_WRITE_ERROR;
+		stored.error = errno;
+	}
 	size = o.separator != -1 ? relay.records : relay.bytes;
 	relay_free(&relay);
 	stored.source_status = input_close(in, stored.end != RELAY_EOF ||

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -50,23 +51,34 @@ relay_default_bufsize(int in, int out, bool zerocopy)
 }
 
 /*
- * -O: holes only past the output's end: bytes beyond it read back as
- * zeros, and a hole within it would leave what was there.
+ * Holes only past the output's end: bytes beyond it read back as zeros,
+ * and a hole within it would leave what was there.  -O's output must be
+ * a file (main checks); else holes are kept only where it is one, not
+ * opened to append.  False where none can be made.
  */
-static void
-sparse_start(struct relay *r)
+static bool
+sparse_start(struct relay *r, bool zeros)
 {
 	struct stat sb;
 	off_t at;
+	int flags;
 
+	if (!zeros && (fstat(r->out, &sb) == -1 || !S_ISREG(sb.st_mode) ||
+	    (flags = fcntl(r->out, F_GETFL)) == -1 || (flags & O_APPEND)))
+		return false;
 	if (fstat(r->out, &sb) == -1 ||
-	    (at = lseek(r->out, 0, SEEK_CUR)) == -1)
-		report_err(1, "-O: the output");
+	    (at = lseek(r->out, 0, SEEK_CUR)) == -1) {
+		if (zeros)
+			report_err(1, "-O: the output");
+		return false;
+	}
 	r->sparse = true;
+	r->zeros = zeros;
 	r->out_at = (uint64_t)at;
 	r->sparse_from = (uint64_t)sb.st_size;
 	r->sparse_block = sb.st_blksize >= 512 && sb.st_blksize <= 1 << 20 ?
 	    (size_t)sb.st_blksize : 4096;
+	return true;
 }
 
 void
@@ -95,8 +107,8 @@ relay_init(struct relay *r, int in, int out, const struct relay_config *c)
 	r->writeback.fd = -1;
 	if (c->sync)
 		writeback_init(&r->writeback, out);
-	if (c->sparse)
-		sparse_start(r);
+	(void)sparse_start(r, c->sparse);
+	r->in_holes = true;
 	r->seen.keep = c->last_written < RELAY_SEEN_MAX ? c->last_written :
 	    RELAY_SEEN_MAX;
 	r->seen.lines = c->previous_line;
@@ -124,6 +136,7 @@ relay_next_input(struct relay *r, int in, size_t part)
 {
 	r->in = in;
 	r->part = part;
+	r->in_holes = true;
 }
 
 int

@@ -7,6 +7,7 @@
  * EAGAIN.  No tier calls another, or relay.c.
  */
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 
 #include <errno.h>
 #include <poll.h>
@@ -160,7 +161,9 @@ tier_count(struct relay *r, const unsigned char *data, size_t n,
 {
 	size_t all;
 
+	/* every byte the output is given passes here, holes too */
 	r->bytes += n;
+	r->out_at += n;
 	if (r->separator != -1 && data != NULL)
 		r->records += records_count(data, n,
 		    (unsigned char)r->separator, UINT64_MAX, &all);
@@ -359,7 +362,6 @@ write_all(struct relay *r, const unsigned char *p, size_t len,
 	while (len > 0) {
 		n = tier_transfer(r, false, (void *)p, len);
 		if (n > 0) {
-			r->out_at += (uint64_t)n;
 			if (!tier_count(r, p, (size_t)n, end))
 				return false;
 			p += n;
@@ -383,7 +385,6 @@ tier_hole(struct relay *r, const unsigned char *data, size_t len,
 		*end = RELAY_WRITE_ERROR;
 		return false;
 	}
-	r->out_at += len;
 	r->holes += len;
 	return tier_count(r, data, len, end);
 }
@@ -418,6 +419,48 @@ sparse_run(const struct relay *r, const unsigned char *p, size_t n,
 	return done;
 }
 
+off_t
+tier_input_hole(struct relay *r, size_t *len)
+{
+	uint64_t most = *len;
+	struct stat sb;
+	off_t at, data, hole;
+
+	if (!r->in_holes || r->separator == '\0' ||
+	    r->out_at < r->sparse_from)
+		return 0;
+	/* a pipe, a socket, a terminal: asked once an input */
+	if ((at = lseek(r->in, 0, SEEK_CUR)) == -1) {
+		r->in_holes = false;
+		return 0;
+	}
+	if ((data = compat_next_data(r->in, at)) == -1) {
+		/* past the last data: a hole to the end, or the end */
+		if (errno != ENXIO || fstat(r->in, &sb) == -1)
+			return 0;
+		data = sb.st_size;
+	}
+	if (data <= at) {
+		/* data here: the offset has not moved; *len ends at a hole */
+		if ((hole = compat_next_hole(r->in, at)) > at &&
+		    (uint64_t)(hole - at) < *len)
+			*len = (size_t)(hole - at);
+		if (lseek(r->in, at, SEEK_SET) == -1)
+			return -1;
+		return 0;
+	}
+	/* unpaced, a hole is passed whole, up to -S's size */
+	if (r->limit <= 0)
+		most = r->stop_at > 0 && r->separator == -1 &&
+		    r->stop_at - r->bytes < SIZE_MAX ? r->stop_at - r->bytes :
+		    SIZE_MAX;
+	if ((uint64_t)(data - at) > most)
+		data = at + (off_t)most;
+	if (lseek(r->in, data, SEEK_SET) == -1)
+		return -1;	/* where it is is not known: an error */
+	return data - at;
+}
+
 bool
 tier_direct_refused(struct relay *r, bool input, int error)
 {
@@ -437,7 +480,7 @@ tier_write(struct relay *r, const void *data, size_t len,
 	size_t n;
 	bool hole;
 
-	if (!r->sparse)
+	if (!r->zeros)
 		return write_all(r, p, len, end);
 	for (; len > 0; p += n, len -= n) {
 		n = sparse_run(r, p, len, &hole);

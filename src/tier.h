@@ -127,9 +127,18 @@ bool		tier_write_again(struct relay *r, int error, enum relay_end *end);
  */
 bool		tier_direct_refused(struct relay *r, bool input, int error);
 /*
- * -O: len bytes of zeros (data, or NULL for an input's hole, which
- * holds no line) become a hole: the output's offset moves past them.
- * Counted: true, or false with *end set.
+ * Of the next *len bytes of the input, those in a hole of its file,
+ * skipped unread: its offset is moved past them (where r->sparse).  0
+ * where it holds data (*len cut to where the next hole starts), where
+ * the output's hole would keep what the file held, in -0's line mode
+ * (its zeros are records, counted as they are read), and where the
+ * system cannot say; -1 with errno if the input's offset is lost.
+ */
+off_t		tier_input_hole(struct relay *r, size_t *len);
+/*
+ * len bytes of zeros (data, or NULL for an input's hole, which holds no
+ * line) become a hole: the output's offset moves past them.  Counted:
+ * true, or false with *end set.
  */
 bool		tier_hole(struct relay *r, const unsigned char *data,
 		    size_t len, enum relay_end *end);

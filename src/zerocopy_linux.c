@@ -298,6 +298,7 @@ zerocopy_run(struct relay *r, enum relay_end *end)
 	struct tier_pace paced;
 	size_t len;
 	ssize_t n;
+	off_t hole;
 	int go, flags;
 	bool files;
 
@@ -321,6 +322,17 @@ zerocopy_run(struct relay *r, enum relay_end *end)
 		if ((len = tier_chunk(r, end)) == 0) {
 			go = -1;
 			break;
+		}
+		/* the input's holes kept, as cp --sparse=auto keeps them */
+		if (files && r->sparse && (hole = tier_input_hole(r, &len)) != 0) {
+			if (hole == -1) {
+				r->error = errno;
+				*end = RELAY_READ_ERROR;
+				go = -1;
+			} else
+				go = tier_hole(r, NULL, (size_t)hole, end) ? 1 :
+				    -1;
+			continue;
 		}
 		n = move(r, files, len);
 		go = moved(r, n, NULL, files ? SIDE_READ :

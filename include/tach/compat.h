@@ -87,6 +87,13 @@ long	compat_peer_pid(int fd);
  * less where a memory cgroup limits it (Linux); *why names which.
  */
 unsigned long long	compat_memory_limit(const char **why);
+/*
+ * Where fd's next data is from at on (lseek's SEEK_DATA); -1 with errno
+ * ENXIO past its last data, or another where the system cannot say.
+ */
+off_t	compat_next_data(int fd, off_t at);
+/* Where fd's next hole is from at on (SEEK_HOLE); -1 where not known. */
+off_t	compat_next_hole(int fd, off_t at);
 /* Closes every descriptor from lowfd up: closefrom(2), or a loop. */
 void	compat_closefrom(int lowfd);
 /*

@@ -109,11 +109,17 @@ struct relay {
 	size_t		 held;		/* buf's first bytes, a tier's to write */
 	double		 stall_timeout;	/* seconds, or 0 */
 	struct relay_seen seen;		/* -A, %{previous-line} */
-	bool		 sparse;	/* -O: zeros become holes */
-	uint64_t	 holes;		/* -O: bytes left as holes */
-	uint64_t	 out_at;	/* -O: the output's offset */
-	uint64_t	 sparse_from;	/* -O: holes only here on (its size) */
-	size_t		 sparse_block;	/* -O: the output's block */
+	/*
+	 * Holes: an input's are kept where the output is a regular file
+	 * (as cp's --sparse=auto); with -O, zeros in data become holes too.
+	 */
+	bool		 sparse;	/* holes are made in the output */
+	bool		 zeros;		/* -O: and zeros in data become holes */
+	bool		 in_holes;	/* the input may have holes (not a pipe) */
+	uint64_t	 holes;		/* bytes left as holes */
+	uint64_t	 out_at;	/* the output's offset */
+	uint64_t	 sparse_from;	/* holes only here on (its size) */
+	size_t		 sparse_block;	/* the output's block */
 	/* -K: in or out was set direct; a call it refuses turns it off */
 	bool		 direct_in;
 	bool		 direct_out;

@@ -172,12 +172,21 @@ for first in "" "-f $WORK/a"; do
 	lacks "^C waiting for a FIFO ($first): no message" "$err" "."
 done
 
-# the line names the file being read: the first at the start, the last at
-# the end
-"$TACH" --force -w 100 -f "$WORK/a" -f "$WORK/c" >/dev/null 2>"$err"
+# the line names the file being read: the first at the start (a FIFO held
+# open until a frame is drawn), the last at the end
+rm -f "$WORK/fa"
+mkfifo "$WORK/fa"
+total=$(cat "$WORK/a" "$WORK/c" | wc -c)
+"$TACH" --force -w 100 -i 0.05 -l "$total" -f "$WORK/fa" -f "$WORK/c" \
+    >/dev/null 2>"$err" &
+exec 7>"$WORK/fa"
+cat "$WORK/a" >&7
+wait_until 60 grep -qF "$WORK/fa" "$err"
+exec 7>&-
+wait
 tr '\r' '\n' <"$err" | grep -F '%' >"$WORK/frames"
 check "the first frame names the first file" \
-    sh -c 'head -n 1 "$1" | grep -qF "$2/a "' sh "$WORK/frames" "$WORK"
+    sh -c 'head -n 1 "$1" | grep -qF "$2/fa "' sh "$WORK/frames" "$WORK"
 check "the last frame names the last file" \
     sh -c 'tail -n 1 "$1" | grep -qF "$2/c 100%"' sh "$WORK/frames" "$WORK"
 "$TACH" --force -w 100 -N job -p 'p:' -f "$WORK/a" -f "$WORK/c" \

@@ -1,6 +1,8 @@
-# -O, --sparse (pv 1.9): blocks of zeros become holes in an output file,
-# which ends at its full size; beyond pv, an input file's holes are
-# skipped unread (SEEK_DATA).  The output is exact on every path, a hole
+# SPDX-License-Identifier: BSD-2-Clause
+# covers: holes.  Without -O an input file's holes are kept where the
+# output is a regular file (as cp's --sparse=auto); -O, --sparse (pv
+# 1.9): blocks of zeros in data become holes too.  The output ends at its
+# full size; an input file's holes are skipped unread (SEEK_DATA).  The output is exact on every path, a hole
 # is never made where the file held other bytes, and what cannot take
 # holes is refused before a byte moves.
 . "$(dirname "$0")/lib.sh"
@@ -23,8 +25,33 @@ out=$WORK/out
 "$TACH" -q -O -f "$in" -o "$out"
 check "a sparse file: exact ($?)" cmp -s "$in" "$out"
 check "…its holes kept ($(blocks "$out") blocks)" [ "$(blocks "$out")" -lt 4096 ]
-"$TACH" -q -f "$in" -o "$out"
-check "without -O the holes are filled" [ "$(blocks "$out")" -ge 131072 ]
+# without -O: the input's holes kept on every way of naming the files,
+# through every tier but -b's buffer; zeros that are data stay data
+for how in "-f in -o out" "<in >out" "--no-splice -f in -o out" \
+    "-f in -f in -o out" "-U store -f in -o out"; do
+	rm -f "$out" "$WORK/store"
+	(cd "$WORK" && eval "'$TACH' -q $how")
+	case $how in
+	*"-f in -f in"*) cat "$in" "$in" >"$WORK/want" ;;
+	*) cp "$in" "$WORK/want" ;;
+	esac
+	check "without -O ($how): exact ($?)" cmp -s "$WORK/want" "$out"
+	check "…the input's holes kept ($(blocks "$out") blocks)" \
+	    [ "$(blocks "$out")" -lt 8192 ]
+done
+check "…and -U's store, exact, its holes kept" sh -c \
+    "cmp -s '$in' '$WORK/store' && [ \$(stat -c %b '$WORK/store') -lt 4096 ]"
+head -c 8M /dev/zero >"$WORK/zeros"
+"$TACH" -q -f "$WORK/zeros" -o "$out"
+check "without -O zeros that are data stay data" [ "$(blocks "$out")" -ge 16384 ]
+"$TACH" -q -O -f "$WORK/zeros" -o "$out"
+check "…with -O they become holes" [ "$(blocks "$out")" -lt 1024 ]
+cat "$in" | "$TACH" -q >"$out"
+check "without -O, from a pipe: exact, written whole" sh -c \
+    "cmp -s '$in' '$out' && [ \$(stat -c %b '$out') -ge 131072 ]"
+"$TACH" -q -f "$in" >>"$out.app" 2>"$WORK/err"
+check "without -O, to append (>>): exact, no message" sh -c \
+    "cmp -s '$in' '$out.app' && [ ! -s '$WORK/err' ]"
 
 # The input's holes are not read: a 1 GiB hole takes a handful of reads
 truncate -s 1G "$WORK/hole"
