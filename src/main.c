@@ -128,6 +128,26 @@ an_input(const struct options *opts, const struct stat *st)
 }
 
 /*
+ * path opened to write, as > opens it (option names it): a FIFO waits
+ * for its reader, SIGUSR1 meanwhile says so, and a terminating signal
+ * ends the wait, and tach.  The descriptor, or -1 with errno.
+ */
+static int
+open_waiting(const char *path, const char *option)
+{
+	int fd;
+
+	while ((fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666)) ==
+	    -1 && errno == EINTR && signals_fatal() == 0)
+		if (signals_take() & SIGNAL_INFO)
+			report_info("%s %s: waiting for a reader; 0 bytes "
+			    "so far", option, text_safe(path));
+	if (fd == -1 && signals_fatal() != 0)
+		signals_die(signals_fatal());
+	return fd;
+}
+
+/*
  * -o: FILE becomes the output, as the shell's > makes it, except that a
  * file is emptied only once no input is FILE itself.  -X: /dev/null, so
  * that nothing is written anywhere.
@@ -142,12 +162,7 @@ open_output(const struct options *opts)
 
 	if (path == NULL)
 		return;
-	/* a FIFO waits for its reader; a signal ends the wait, and tach */
-	while ((fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666)) ==
-	    -1 && errno == EINTR && signals_fatal() == 0)
-		;
-	if (fd == -1 && signals_fatal() != 0)
-		signals_die(signals_fatal());
+	fd = open_waiting(path, "-o");
 	if (fd == -1 || fstat(fd, &out) == -1)
 		report_err(1, "-o %s", text_safe(path));
 	if (S_ISREG(out.st_mode) && (name = an_input(opts, &out)) != NULL)
@@ -281,11 +296,7 @@ open_log(const struct options *opts)
 
 	if (opts->log == NULL)
 		return NULL;
-	while ((fd = open(opts->log, O_WRONLY | O_CREAT | O_CLOEXEC, 0666)) ==
-	    -1 && errno == EINTR && signals_fatal() == 0)
-		;
-	if (fd == -1 && signals_fatal() != 0)
-		signals_die(signals_fatal());
+	fd = open_waiting(opts->log, "--log");
 	if (fd == -1 || fstat(fd, &st) == -1)
 		report_err(1, "--log %s", text_safe(opts->log));
 	if (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) ||

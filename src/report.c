@@ -450,41 +450,73 @@ report_json(const struct report_line *l)
 	fputs("}\n", stderr);
 }
 
+/*
+ * text to the log whole: a write a signal cut short (the redraw timer's,
+ * while a FIFO's reader is slow) goes on, as stdio's would not.
+ */
+static bool
+log_write(FILE *f, char *text, size_t len)
+{
+	int fd = fileno(f);
+	ssize_t n;
+
+	for (size_t at = 0; at < len; at += (size_t)n)
+		if ((n = write(fd, text + at, len - at)) == -1) {
+			if (errno != EINTR)
+				return false;
+			n = 0;
+		}
+	return true;
+}
+
 bool
 report_csv_header(FILE *f)
 {
-	fputs("elapsed,bytes,lines,rate,average,size,percent,eta,buffered,"
-	    "rate_in,final\n", f);
-	return fflush(f) != EOF && !ferror(f);
+	static char header[] = "elapsed,bytes,lines,rate,average,size,"
+	    "percent,eta,buffered,rate_in,final\n";
+
+	return log_write(f, header, strlen(header));
 }
 
 bool
 report_csv(FILE *f, const struct report_line *l)
 {
 	const struct render_state *s = &l->state;
-	bool lines = s->unit == RENDER_LINES;
+	bool lines = s->unit == RENDER_LINES, ok;
+	char *row = NULL;
+	size_t len;
+	FILE *m;
 
-	fprintf(f, "%.3f,%llu,", s->elapsed, (unsigned long long)l->bytes);
+	/* the row made whole first, then written past any EINTR */
+	if ((m = open_memstream(&row, &len)) == NULL)
+		return false;
+	fprintf(m, "%.3f,%llu,", s->elapsed, (unsigned long long)l->bytes);
 	if (lines)
-		fprintf(f, "%llu", (unsigned long long)s->count);
-	fprintf(f, ",%.1f,%.1f,", s->rate, s->average);
+		fprintf(m, "%llu", (unsigned long long)s->count);
+	fprintf(m, ",%.1f,%.1f,", s->rate, s->average);
 	if (s->size > 0 || l->size_known)
-		fprintf(f, "%llu,%.2f", (unsigned long long)s->size,
+		fprintf(m, "%llu,%.2f", (unsigned long long)s->size,
 		    s->done >= s->size ? 100.0 :
 		    (double)s->done * 100 / (double)s->size);
 	else
-		fputc(',', f);
-	fputc(',', f);
+		fputc(',', m);
+	fputc(',', m);
 	if (s->eta >= 0 && !s->final)
-		fprintf(f, "%.1f", ceil(s->eta * 10) / 10);
-	fputc(',', f);
+		fprintf(m, "%.1f", ceil(s->eta * 10) / 10);
+	fputc(',', m);
 	if (l->buffered)
-		fprintf(f, "%llu", (unsigned long long)l->fill.held);
-	fputc(',', f);
+		fprintf(m, "%llu", (unsigned long long)l->fill.held);
+	fputc(',', m);
 	if (s->buffered)
-		fprintf(f, "%.1f", s->rate_in);
-	fprintf(f, ",%d\n", s->final);
-	return fflush(f) != EOF && !ferror(f);
+		fprintf(m, "%.1f", s->rate_in);
+	fprintf(m, ",%d\n", s->final);
+	if (fclose(m) == EOF) {
+		free(row);
+		return false;
+	}
+	ok = log_write(f, row, len);
+	free(row);
+	return ok;
 }
 
 void

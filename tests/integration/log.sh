@@ -105,4 +105,49 @@ ln -s "$TACH" "$WORK/progress"
 "$WORK/progress" --log "$log" cat </dev/null >/dev/null 2>&1
 check "progress: refused ($?)" [ $? -eq 1 ]
 
+# A FIFO whose reader stops a while: the redraw timer cuts the blocked
+# write short (EINTR) and the row goes on, whole, once it reads again;
+# the copy ends 0 with nothing said.  (The FIFO's pipe made one page, by
+# a holder that keeps it open, so that it fills at once.)
+if command -v python3 >/dev/null; then
+	mkfifo "$WORK/logfifo"
+	python3 -c 'import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDWR)
+fcntl.fcntl(fd, 1031, 4096)	# F_SETPIPE_SZ
+open(sys.argv[2], "w").close()
+time.sleep(600)' "$WORK/logfifo" "$WORK/sized" &
+	holder=$!
+	wait_until 60 test -e "$WORK/sized"
+	cat "$WORK/logfifo" >"$WORK/logged" &
+	reader=$!
+	kill -STOP $reader
+	"$TACH" -q -i 0.01 -L 4m --log "$WORK/logfifo" <"$WORK/data" \
+	    >"$out" 2>"$WORK/err" &
+	copy=$!
+	check "a stopped FIFO reader: the log's write waits" wait_until 60 \
+	    grep -q pipe "/proc/$copy/wchan"
+	kill -CONT $reader
+	wait $copy
+	check "…then goes on: exit 0 ($?)" [ $? -eq 0 ]
+	check "…nothing said ($(head -c 200 "$WORK/err"))" empty "$WORK/err"
+	check "…exact" cmp -s "$WORK/data" "$out"
+	kill $holder
+	wait $reader
+	check "…every row whole" awk -F, 'NF != 11 { exit 1 }' "$WORK/logged"
+	check "…the last one final" sh -c "tail -n 1 '$WORK/logged' | grep -q ',1$'"
+fi
+
+# SIGUSR1 while -o waits for a FIFO's reader: said at once
+mkfifo "$WORK/ofifo"
+"$TACH" -q -o "$WORK/ofifo" <"$WORK/data" 2>"$WORK/err" &
+copy=$!
+wait_until 60 caught $copy USR1
+check "-o waiting for a FIFO's reader" wait_until 60 grep -Eq "fifo|partner" "/proc/$copy/wchan"
+kill -USR1 $copy
+check "…SIGUSR1 answered" wait_until 60 grep -qx \
+    "tach: -o $WORK/ofifo: waiting for a reader; 0 bytes so far" "$WORK/err"
+cat "$WORK/ofifo" >"$out"
+wait $copy
+check "…then exact ($?)" cmp -s "$WORK/data" "$out"
+
 done_testing
