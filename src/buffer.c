@@ -185,7 +185,11 @@ ring_file(const char *path, size_t size)
 	size_t span = ring_span(size);
 	int fd, error;
 
-	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+	/* a symbolic link is not followed, to a directory either */
+	if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode))
+		report_errx(1, "--buffer-file %s: a symbolic link, not "
+		    "followed: give a directory or a new file", text_safe(path));
+	if (lstat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
 		fd = tempfile_open(path);
 	else if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
 	    O_CLOEXEC, 0600)) != -1)

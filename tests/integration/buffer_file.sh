@@ -42,6 +42,7 @@ check "…every line counted" grep -q \
     "\"lines\":$(wc -l <"$WORK/data"),.*\"final\":true" "$WORK/json"
 
 # Anything already there is refused before a byte moves, and untouched.
+empty_dir() { [ -z "$(ls -A "$1")" ]; }
 printf keep >"$WORK/file"
 refused() {
 	what=$1
@@ -60,6 +61,11 @@ check "…the file it names kept" [ "$(cat "$WORK/file")" = keep ]
 ln -s "$WORK/nowhere" "$WORK/dangling"
 refused "a dangling symlink" --buffer-file "$WORK/dangling"
 check "…nothing made where it points" [ ! -e "$WORK/nowhere" ]
+mkdir "$WORK/linked"
+ln -s "$WORK/linked" "$WORK/dirlink"
+refused "a symlink to a directory" --buffer-file "$WORK/dirlink"
+check "…saying why" grep -qx "tach: --buffer-file $WORK/dirlink: a symbolic link, not followed: give a directory or a new file" "$WORK/err"
+check "…nothing made in the directory" empty_dir "$WORK/linked"
 mkfifo "$WORK/fifo"
 refused "a FIFO" --buffer-file "$WORK/fifo"
 check "…still a FIFO" [ -p "$WORK/fifo" ]
