@@ -304,15 +304,21 @@ dotted(const unsigned char *data, size_t len, char *buf, size_t buflen)
 
 /* The fields, in the order they stand on the line. */
 static int
-fields_of(const struct render_state *s, struct field *f)
+fields_of(const struct render_state *s, int avail, struct field *f)
 {
 	char num[32], txt[40], last[FIELD_MAX];
 	int n = 0;
 	bool known = s->size > 0;
 	double fill = bar_fill(s);
+	size_t shown;
 
+	/* -A's bytes, the latest kept, in a third of the line at most */
 	if (s->last != NULL) {
-		dotted(s->last, s->last_len, last, sizeof(last));
+		shown = s->last_len;
+		if (avail > 0 && shown > (size_t)avail / 3)
+			shown = (size_t)avail / 3;
+		dotted(s->last + s->last_len - shown, shown, last,
+		    sizeof(last));
 		add(f, &n, TEXT, 7, "%s", last);
 	}
 
@@ -386,7 +392,7 @@ fit(const struct field *f, int n, int prefix_cols, int avail, bool *keep)
 			if (keep[i])
 				used += f[i].cols + (used > 0 ? 1 : 0);
 		if (used <= avail)
-			return used;
+			break;
 		for (lowest = -1, i = 0; i < n; i++)
 			if (keep[i] && (lowest == -1 ||
 			    f[i].priority < f[lowest].priority))
@@ -395,6 +401,13 @@ fit(const struct field *f, int n, int prefix_cols, int avail, bool *keep)
 			return used;
 		keep[lowest] = false;
 	}
+	/* a wide field let go may leave room for smaller ones it pushed out */
+	for (i = 0; i < n; i++)
+		if (!keep[i] && used + f[i].cols + (used > 0 ? 1 : 0) <= avail) {
+			keep[i] = true;
+			used += f[i].cols + (used > 0 ? 1 : 0);
+		}
+	return used;
 }
 
 /*
@@ -480,7 +493,7 @@ live_bar_extra(const struct render_state *s, int avail,
 
 	live.final = false;
 	live.eta = 0;
-	n = fields_of(&live, f);
+	n = fields_of(&live, avail, f);
 	used = fit(f, n, prefix_of(&live, caps, prefix_room(f, n, avail),
 	    prefix, sizeof(prefix), &prefix_len, &cut), avail, keep);
 	live_extra = avail - used;
@@ -499,7 +512,7 @@ render_line(const struct render_state *s, int width,
 	int bar_extra;
 	bool keep[FIELDS_MAX], first = true, cut;
 
-	n = fields_of(s, f);
+	n = fields_of(s, avail, f);
 	prefix_cols = prefix_of(s, caps, prefix_room(f, n, avail), prefix,
 	    sizeof(prefix), &prefix_len, &cut);
 	used = fit(f, n, prefix_cols, avail, keep);

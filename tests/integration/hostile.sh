@@ -45,7 +45,7 @@ check "-l near 2^63 draws 0%" sh -c "frames() { tr '\\r' '\\n' <\"\$1\"; }; fram
 TERM=dumb "$TACH" --force -w 1 <"$WORK/data" 2>"$err" >"$out"
 check "-w 1: data exact" cmp -s "$WORK/data" "$out"
 check "-w 1: nothing visible drawn" [ -z "$(frames "$err" | tr -d ' ')" ]
-LC_ALL=C TERM=dumb "$TACH" --force -w 1000 -l 100000 <"$WORK/data" 2>"$err" >"$out"
+LC_ALL=C TERM=dumb "$TACH" --force -w 1000 -i 0.05 -L 400k -l 100000 <"$WORK/data" 2>"$err" >"$out"
 w=$(frames "$err" | awk '{ print length($0) }' | sort -n | tail -n 1)
 check "-w 1000: frames 1000 columns ($w)" [ "$w" -eq 1000 ]
 "$TACH" -w 1001 </dev/null 2>"$err"

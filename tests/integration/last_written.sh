@@ -112,4 +112,15 @@ open_gate
 wait $pid
 check "…the copy exits 0 ($?)" [ $? -eq 0 ]
 
+# -A 256 on an 80-column line: its latest bytes in a third of the line,
+# the other fields still drawn
+awk 'BEGIN { for (i = 1; i <= 3000; i++) printf "line %d with more text to make it long\n", i }' \
+    >"$WORK/long"
+"$TACH" --force -w 80 --line-mode -A 256 -l 3000 -f "$WORK/long" \
+    2>"$WORK/err" >/dev/null
+tr '\r' '\n' <"$WORK/err" | tail -n 1 >"$WORK/last"
+check "-A 256 at 80 columns: the latest bytes shown" \
+    grep -q 'make it long\. 100% ' "$WORK/last"
+check "…and the line's other fields" grep -q '3.00k lines avg' "$WORK/last"
+
 done_testing
