@@ -286,6 +286,16 @@ suspend(struct display *d)
 	relay_suspended(d->relay, stopped);
 }
 
+/* fd is a pipe, a socket or a terminal, whose other end can keep it. */
+static bool
+can_wait(int fd)
+{
+	struct stat sb;
+
+	return fstat(fd, &sb) == -1 || !(S_ISREG(sb.st_mode) ||
+	    S_ISBLK(sb.st_mode));
+}
+
 void
 display_start(struct display *d, const struct options *opts,
     const struct input *in, struct relay *r)
@@ -310,6 +320,7 @@ display_start(struct display *d, const struct options *opts,
 	d->interval = opts->interval;
 	d->wait = opts->wait;
 	d->out_is_pipe = fstat(r->out, &sb) == 0 && S_ISFIFO(sb.st_mode);
+	d->files_only = !can_wait(in->fd) && !can_wait(r->out);
 	d->delay = opts->delay;
 	d->numeric = opts->numeric;
 	d->json = opts->json;
@@ -471,10 +482,16 @@ print_stats(struct display *d, double t)
 		    (int)((double)f.most * 100 / (double)f.size + 0.5), f.full,
 		    f.empty);
 	}
-	report_info("%s%sinput-wait %d%%, output-wait %d%%",
-	    name != NULL ? name : "", name != NULL ? ": " : "",
-	    t > 0 ? (int)(100 * r->wait_in / t + 0.5) : 0,
-	    t > 0 ? (int)(100 * r->wait_out / t + 0.5) : 0);
+	/* a file or a disk is never waited for: its time is the copy's own */
+	if (d->files_only && !r->has_fill)
+		report_info("%s%sinput-wait n/a, output-wait n/a (files: "
+		    "none is waited for)", name != NULL ? name : "",
+		    name != NULL ? ": " : "");
+	else
+		report_info("%s%sinput-wait %d%%, output-wait %d%%",
+		    name != NULL ? name : "", name != NULL ? ": " : "",
+		    t > 0 ? (int)(100 * r->wait_in / t + 0.5) : 0,
+		    t > 0 ? (int)(100 * r->wait_out / t + 0.5) : 0);
 }
 
 void

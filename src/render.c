@@ -353,8 +353,11 @@ fields_of(const struct render_state *s, int avail, struct field *f)
 		snprintf(txt, sizeof(txt), "buf %3d%%", s->waiting);
 		add(f, &n, TEXT, 6, "%s", txt);
 	}
-	steady_amount(s->average, s->unit, "avg ", "/s", txt, sizeof(txt));
-	add(f, &n, TEXT, s->final ? 8 : 3, "%s", txt);
+	if (!s->one_look) {
+		steady_amount(s->average, s->unit, "avg ", "/s", txt,
+		    sizeof(txt));
+		add(f, &n, TEXT, s->final ? 8 : 3, "%s", txt);
+	}
 	render_duration(s->elapsed, num, sizeof(num));
 	snprintf(txt, sizeof(txt), "%*s", time_cols(s), num);
 	add(f, &n, TEXT, s->final ? 7 : 4, "%s", txt);

@@ -132,6 +132,7 @@ state_at(const struct watch *ws, struct watched *w, double now, bool final,
 	if (s->rate > w->rate_max)
 		w->rate_max = s->rate;
 	s->gauge = ws->opts->gauge;
+	s->one_look = ws->opts->once;
 	s->rate_max = w->rate_max;
 	s->average = ws->opts->average_window > 0 && !final ?
 	    meter_rate(&w->meter, ws->opts->average_window) :
@@ -867,8 +868,10 @@ watch_run(const struct options *opts)
 	ws.origin = clock_now();
 	begin(&ws);
 	lines_room(&ws);
+	/* --once is asked for its one frame: on a terminal or not (watch(1)) */
 	report_open(ws.out, STDERR_FILENO, !opts->numeric && !opts->json,
-	    opts->force, opts->width, opts->format, opts->bar_style);
+	    opts->force || opts->once, opts->width, opts->format,
+	    opts->bar_style);
 	if (opts->once)
 		return look_once(&ws);
 	if (ws.nprocs == 0)

@@ -51,6 +51,7 @@ struct display {
 	char			*sent_format;	/* -R's -F, owned */
 	bool			 ticking;	/* the redraw timer runs */
 	bool			 starting;	/* display_start's own state */
+	bool			 files_only;	/* no side can be waited for */
 	bool			 formatted;	/* -F: %T and %I need more */
 	uint64_t		 size;
 	bool			 size_known;	/* size 0: empty, not unknown */

@@ -45,6 +45,7 @@ struct render_state {
 	uint64_t	 size;		/* 0: unknown */
 	double		 rate;		/* current, count per second */
 	bool		 gauge;		/* -g: no size, a bar of rate_max's */
+	bool		 one_look;	/* --once: a position, no rate */
 	double		 rate_max;	/* the highest rate so far */
 	const unsigned char *last;	/* -A: the last bytes written, or NULL */
 	size_t		 last_len;

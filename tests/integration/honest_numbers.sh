@@ -94,6 +94,11 @@ check "--stats: a run shorter than an interval: not measured" \
 lacks "--stats: no summary of zeros" "$err" "rate over"
 # a file from the page cache to /dev/null waits for nothing
 random "$WORK/big" 50000000
+# file to file: neither side is ever waited for, and --stats says so
+"$TACH" --stats -q -f "$WORK/big" -o "$WORK/copy" 2>"$err"
+check "--stats, file to file: the waits not applicable" grep -qx \
+    "tach: input-wait n/a, output-wait n/a (files: none is waited for)" "$err"
+rm -f "$WORK/copy"
 cat "$WORK/big" >/dev/null
 for opts in "" --no-splice; do
 	"$TACH" --stats -q $opts -f "$WORK/big" 2>"$err" >/dev/null

@@ -301,6 +301,11 @@ check "…once" [ "$(grep -c "\"fd\":4," "$WORK/json")" -eq 1 ]
 check "…the process still running" running $h1
 "$TACH" -d $h1 --once --force -w 100 2>"$WORK/bar" 3>&-
 check "--once drawn: its line left" grep -q "$WORK/a .*1000 B" "$WORK/bar"
+# (as watch(1) runs it: stderr a pipe, no --force)
+"$TACH" -d $h1 --once -w 100 2>&1 3>&- | cat >"$WORK/bar"
+check "--once, stderr not a terminal: its line all the same" \
+    grep -q "$WORK/a .*1000 B" "$WORK/bar"
+lacks "…no rate from one look" "$WORK/bar" "avg|B/s"
 kill $h1
 sleep 300 </dev/null >/dev/null 2>&1 3>&- &
 idle=$!
