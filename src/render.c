@@ -19,7 +19,8 @@
 #define FIELD_MAX	264	/* -A's 256 bytes, and a space */
 #define BAR_MIN		8	/* brackets included */
 #define PREFIX_MAX	256	/* escaped prefix, in bytes, before cutting */
-#define NOTE_PRIORITY	2	/* the lowest: a note goes first */
+#define NOTE_PRIORITY	2	/* the lowest: a live line's note goes first */
+#define FINAL_NOTE_PRIORITY 9	/* a closing line's says why it is short */
 #define PREFIX_COLS_MIN	10	/* a long prefix keeps this much, at least */
 
 enum kind { TEXT, BAR, ACTIVITY };
@@ -374,7 +375,8 @@ fields_of(const struct render_state *s, int avail, struct field *f)
 	if (fill < 0 && !s->final)
 		add(f, &n, ACTIVITY, 5, "%s", "");
 	if (s->note != NULL)
-		add(f, &n, TEXT, NOTE_PRIORITY, "%s", s->note);
+		add(f, &n, TEXT, s->final ? FINAL_NOTE_PRIORITY :
+		    NOTE_PRIORITY, "%s", s->note);
 	return n;
 }
 
@@ -414,6 +416,27 @@ fit(const struct field *f, int n, int prefix_cols, int avail, bool *keep)
 }
 
 /*
+ * Of a label "NAME PID: /dir/file", the columns its start takes through
+ * the ": " (0 if it has none), and in *tail those of "/file".
+ */
+static int
+kept_ends(const char *label, const struct render_caps *caps, int *tail)
+{
+	const char *colon = strstr(label, ": "), *slash = strrchr(label, '/');
+	char buf[4 * PREFIX_MAX];
+	size_t len;
+
+	*tail = 0;
+	if (colon == NULL || slash == NULL || slash < colon)
+		return 0;
+	*tail = text_escape(slash, caps->utf8, INT_MAX, buf, sizeof(buf),
+	    &len);
+	snprintf(buf, sizeof(buf), "%.*s", (int)(colon + 2 - label), label);
+	return text_escape(buf, caps->utf8, INT_MAX, buf + strlen(buf) + 1,
+	    sizeof(buf) - strlen(buf) - 1, &len);
+}
+
+/*
  * The prefix, escaped, in at most room columns; returns its columns.  A
  * prefix too long loses its middle, so that a name and the end of a path
  * (the file's name) both stay.
@@ -423,7 +446,7 @@ prefix_of(const struct render_state *s, const struct render_caps *caps,
     int room, char *buf, size_t buflen, size_t *len, bool *cut)
 {
 	const char *dots = caps->utf8 ? "\xe2\x80\xa6" : "...";
-	int cols = 0, dots_cols = caps->utf8 ? 1 : 3, head;
+	int cols = 0, dots_cols = caps->utf8 ? 1 : 3, head, must, tail_cols;
 	size_t tail_len;
 
 	*len = 0;
@@ -436,6 +459,14 @@ prefix_of(const struct render_state *s, const struct render_caps *caps,
 	if (*cut && room > dots_cols + 2) {
 		/* a third for the start, the rest for the end */
 		head = (room - dots_cols) / 3;
+		must = s->whose_file ? kept_ends(s->prefix, caps,
+		    &tail_cols) : 0;
+		/*
+		 * "cp 4242: /data/…/big.iso": the process and the file's
+		 * name both whole where they fit, a directory's middle lost
+		 */
+		if (must > 0 && must + dots_cols + tail_cols <= room)
+			head = must + (room - must - dots_cols - tail_cols) / 2;
 		/* half the buffer at most, so the dots and the end fit */
 		cols = text_escape(s->prefix, caps->utf8, head, buf, buflen / 2,
 		    len);
@@ -462,9 +493,10 @@ prefix_of(const struct render_state *s, const struct render_caps *caps,
  * dropped; at least PREFIX_COLS_MIN, never crowding out the first field.
  */
 static int
-prefix_room(const struct field *f, int n, int avail)
+prefix_room(const struct render_state *s, const struct render_caps *caps,
+    const struct field *f, int n, int avail)
 {
-	int fields = 0, room;
+	int fields = 0, room, must, tail;
 
 	/* a note ("flushing", a sample's age) is the first to go: not it */
 	for (int i = 0; i < n; i++)
@@ -473,6 +505,11 @@ prefix_room(const struct field *f, int n, int avail)
 	room = avail - fields;
 	if (room < PREFIX_COLS_MIN)
 		room = PREFIX_COLS_MIN;
+	/* -d's "cp 4242: …/big.iso" whole, in half the line at most */
+	if (s->whose_file && s->prefix != NULL &&
+	    (must = kept_ends(s->prefix, caps, &tail)) > 0 &&
+	    (must += tail + (caps->utf8 ? 1 : 3)) > room && must <= avail / 2)
+		room = must;
 	if (n > 0 && room > avail - (f[0].cols + 1))
 		room = avail - (f[0].cols + 1);
 	return room;
@@ -497,7 +534,8 @@ live_bar_extra(const struct render_state *s, int avail,
 	live.final = false;
 	live.eta = 0;
 	n = fields_of(&live, avail, f);
-	used = fit(f, n, prefix_of(&live, caps, prefix_room(f, n, avail),
+	used = fit(f, n, prefix_of(&live, caps,
+	    prefix_room(&live, caps, f, n, avail),
 	    prefix, sizeof(prefix), &prefix_len, &cut), avail, keep);
 	live_extra = avail - used;
 	return live_extra < extra ? live_extra : extra;
@@ -516,8 +554,8 @@ render_line(const struct render_state *s, int width,
 	bool keep[FIELDS_MAX], first = true, cut;
 
 	n = fields_of(s, avail, f);
-	prefix_cols = prefix_of(s, caps, prefix_room(f, n, avail), prefix,
-	    sizeof(prefix), &prefix_len, &cut);
+	prefix_cols = prefix_of(s, caps, prefix_room(s, caps, f, n, avail),
+	    prefix, sizeof(prefix), &prefix_len, &cut);
 	used = fit(f, n, prefix_cols, avail, keep);
 	/* what the fields kept leave goes to a cut prefix before the bar */
 	if (cut && used < avail) {

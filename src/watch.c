@@ -133,6 +133,7 @@ state_at(const struct watch *ws, struct watched *w, double now, bool final,
 		w->rate_max = s->rate;
 	s->gauge = ws->opts->gauge;
 	s->one_look = ws->opts->once;
+	s->whose_file = true;
 	s->rate_max = w->rate_max;
 	s->average = ws->opts->average_window > 0 && !final ?
 	    meter_rate(&w->meter, ws->opts->average_window) :

@@ -46,6 +46,8 @@ struct render_state {
 	double		 rate;		/* current, count per second */
 	bool		 gauge;		/* -g: no size, a bar of rate_max's */
 	bool		 one_look;	/* --once: a position, no rate */
+	bool		 whose_file;	/* -d's "cp 4242: /dir/file" prefix:
+					   its process and file kept whole */
 	double		 rate_max;	/* the highest rate so far */
 	const unsigned char *last;	/* -A: the last bytes written, or NULL */
 	size_t		 last_len;

@@ -58,7 +58,10 @@ check "dumb: not the others'" sh -c \
 exec 3>&-
 check "dumb: done" wait_for "rc=0"
 check "dumb: every file's last line at the end" sh -c \
-    "tmux -L '$sock' capture-pane -p -J | grep -A1 -F '$WORK/one   0%' | tail -n 1 | grep -qF '$WORK/two   0%'"
+    "tmux -L '$sock' capture-pane -p -J | grep -A1 -F '/one   0%' | tail -n 1 | grep -qF '/two   0%'"
+# each kept its note, the reason it stands short of its end
+check "dumb: …each with its note" sh -c \
+    "[ \$(tmux -L '$sock' capture-pane -p -J | grep -c '/[ot][nw][eo]   0%.* as seen [0-9.]* s before the end') -eq 2 ]"
 wait "$reader"
 
 # A watched file renamed, once open, to a name that sets the title and

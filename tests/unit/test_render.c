@@ -340,6 +340,30 @@ long_prefix_is_cut(void **state)
 	}
 }
 
+/*
+ * -d's label, cut: the process ("cp 4242: ") and the file's name whole, a
+ * directory's middle lost; a closing line keeps its note.
+ */
+static void
+watched_label_is_cut_in_its_path(void **state)
+{
+	struct render_state s = half();
+
+	(void)state;
+	s.whose_file = true;
+	s.prefix = "cp 4242: /data/backups/2026/december/host.example.org/"
+	    "snapshots/big.iso";
+	render_line(&s, 80, &ascii, line, sizeof(line));
+	assert_memory_equal(line, "cp 4242: /", 10);
+	assert_non_null(strstr(line, "...ots/big.iso  50% ["));
+	s.final = true;
+	s.note = "as seen 0.52 s before the end";
+	render_line(&s, 80, &ascii, line, sizeof(line));
+	assert_memory_equal(line, "cp 4242: ", 9);
+	assert_non_null(strstr(line, "/big.iso"));
+	assert_non_null(strstr(line, " as seen 0.52 s before the end"));
+}
+
 /* Every width from 1 to 1000: exactly width - 1 columns, valid UTF-8. */
 static void
 width_rule(void **state)
@@ -959,6 +983,7 @@ main(void)
 		cmocka_unit_test(unicode_prefix),
 		cmocka_unit_test(format_strings),
 		cmocka_unit_test(long_prefix_is_cut),
+		cmocka_unit_test(watched_label_is_cut_in_its_path),
 		cmocka_unit_test(width_rule),
 		cmocka_unit_test(units),
 		cmocka_unit_test(line_amounts),
