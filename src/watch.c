@@ -775,6 +775,24 @@ begin(struct watch *ws)
 }
 
 /*
+ * A process that ended while others go on leaves its files' last lines
+ * on the screen, as a copy leaves its closing line; the block of the
+ * others starts below them.
+ */
+static void
+leave_lines(struct watch *ws, struct proc *p, double now)
+{
+	if (p->n == 0 || !ws->out->active || now - ws->origin < ws->opts->delay)
+		return;
+	for (size_t j = 0; j < p->n; j++) {
+		note_age(&p->files[j], now);
+		state_at(ws, &p->files[j], now, true, &ws->lines[j]);
+	}
+	report_draw(ws->out, ws->lines, p->n);
+	report_newline(ws->out);
+}
+
+/*
  * Samples each process; those that ended (or whose one descriptor closed)
  * leave.  Returns false when the watch is over.
  */
@@ -808,8 +826,10 @@ sample_all(struct watch *ws, double now)
 	if (left == 0 && !opts->wait_for)
 		return false;
 	for (size_t i = ws->nprocs; i-- > 0;)
-		if (ws->procs[i].ended != END_NONE)
+		if (ws->procs[i].ended != END_NONE) {
+			leave_lines(ws, &ws->procs[i], now);
 			drop(ws, i, now, (enum end)ws->procs[i].ended);
+		}
 	/* --wait-for: new ones, once a second */
 	if (ws->names != NULL && opts->wait_for && now - ws->found >= 1)
 		(void)find_more(ws, now);

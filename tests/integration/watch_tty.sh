@@ -64,6 +64,31 @@ check "dumb: …each with its note" sh -c \
     "[ \$(tmux -L '$sock' capture-pane -p -J | grep -c '/[ot][nw][eo]   0%.* as seen [0-9.]* s before the end') -eq 2 ]"
 wait "$reader"
 
+# Watched by name: a process that ends while another goes on leaves its
+# last line on the screen, and the other's block goes on below it.
+cp "$(command -v sleep)" "$WORK/slp"
+"$WORK/slp" 300 3<"$WORK/one" &
+first=$!
+"$WORK/slp" 300 3<"$WORK/two" &
+second=$!
+run "clear; '$TACH' -d slp -i 0.05; echo rc=\$?"
+check "by name: both lines" wait_until 60 sh -c \
+    "tmux -L '$sock' capture-pane -p | grep -q 'slp $second: .*/two ' &&
+    tmux -L '$sock' capture-pane -p | grep -q 'slp $first: .*/one '"
+kill $first
+wait $first
+check "…one ended: the other still drawn" wait_for "slp $second: "
+check "…the ended one's last line left" sh -c \
+    "tmux -L '$sock' capture-pane -p | grep -q 'slp $first: .*/one '"
+check "…above the block that goes on" sh -c \
+    "tmux -L '$sock' capture-pane -p | grep -e 'slp $first:' -e 'slp $second:' |
+    head -n 1 | grep -q 'slp $first:'"
+kill $second
+wait $second
+check "…the watch ends 0" wait_for "rc=0"
+check "…both last lines stay" sh -c \
+    "[ \$(tmux -L '$sock' capture-pane -p | grep -c -e 'slp $first: .*/one ' -e 'slp $second: .*/two ') -eq 2 ]"
+
 # A watched file renamed, once open, to a name that sets the title and
 # clears the screen: the line shows it escaped, the screen is untouched.
 start_reader
