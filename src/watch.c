@@ -393,10 +393,11 @@ carry_on(struct watched *w, struct procfd_file *f, double now)
 /*
  * GNU cp copies up to 2 GiB in one copy_file_range call, and its source's
  * offset moves only when the call returns.  A process with one file open
- * for reading only and one for writing only, as cp has, whose input
- * stands still while its output grows: the output's size, up to the
- * input's, is how far the input has got.  Anything else (two
- * inputs, a log beside the output) cannot be told apart, and is not.
+ * for reading only, standing still, and one file open for writing that
+ * grows meanwhile (others open for writing, a log, nohup.out, a lock, do
+ * not grow): the growing one's size, up to the input's, is how far the
+ * input has got.  Two inputs, or two files growing, cannot be told
+ * apart, and are not.
  */
 static void
 follow_output(struct proc *p)
@@ -406,7 +407,8 @@ follow_output(struct proc *p)
 	uint64_t by_out;
 
 	for (size_t j = 0; j < p->n; j++) {
-		if (p->files[j].file.writing) {
+		/* a log, nohup.out or a lock open beside it does not grow */
+		if (p->files[j].file.writing && p->files[j].growing) {
 			out = &p->files[j];
 			outs++;
 		} else if (!p->files[j].file.writable) {
@@ -414,8 +416,7 @@ follow_output(struct proc *p)
 			ins++;
 		}
 	}
-	if (ins != 1 || outs != 1 || !in->still || !out->growing ||
-	    in->file.size == 0)
+	if (ins != 1 || outs != 1 || !in->still || in->file.size == 0)
 		return;
 	by_out = out->file.size < in->file.size ? out->file.size :
 	    in->file.size;

@@ -233,6 +233,34 @@ check "a file ended short of its end: its sample's age in JSON" grep -q \
     "\"fd\":$fda,.*\"final\":true,\"result\":\"exited\",\"sample_age\":[0-9.]*}" \
     "$WORK/json"
 
+# The same with another file open for writing beside the copy's, which
+# does not grow (cp a b >log 2>&1, nohup.out, a lock): the growing one is
+# still followed.
+rm -f "$WORK/ctl" "$WORK/ack" "$WORK/rpid" "$WORK/dst"
+mkfifo "$WORK/ctl"
+: >"$WORK/ack"
+sh -c 'echo $$ >"$1"; exec "$2" reader' sh "$WORK/rpid" "$HELPER" \
+    <"$WORK/ctl" | cat >"$WORK/ack" &
+exec 3>"$WORK/ctl"
+acks=0
+wait_until 60 test -s "$WORK/rpid"
+reader=$(cat "$WORK/rpid")
+say "create $WORK/log"
+say "open $WORK/a"
+fda=$(answer)
+say "create $WORK/dst"
+fdd=$(answer)
+rm -f "$WORK/json"
+"$TACH" -d "$reader" --format json -i 0.05 2>"$WORK/json" 3>&- &
+watcher=$!
+check "cp's copy beside a log: the source seen at 0" \
+    wait_until 60 seen "$WORK/json" "$fda" "$WORK/a" 0
+say "write $fdd 1000000"
+check "…then where the growing output is" \
+    wait_until 60 seen "$WORK/json" "$fda" "$WORK/a" 1000000
+exec 3>&-
+wait "$watcher"
+
 # Several -d: every process given is watched, each block named by its
 # PID; one that exits leaves, the others go on.  (Each holds a file at a
 # known offset: dd read exactly that much of it.)
