@@ -58,4 +58,39 @@ for t in "-u TERM" "TERM=no-such-terminal-xyz" "TERM=dumb"; do
 	lacks "$t: plain carriage returns" "$err" "$(printf '\033')"
 done
 
+# A bad value from an untrusted header (tach -l "$len") is named in its
+# message escaped, whatever the option
+bad=$(printf 'x\033]0;owned\007y')
+for opt in -i -D -m --stall-timeout --write-at --read-at -u -F -x -A -w -l \
+    -b -L --read-limit -R -Q -d; do
+	"$TACH" "$opt" "$bad" </dev/null >/dev/null 2>"$err"
+	check "$opt with escapes: refused ($?)" [ $? -ne 0 ]
+	lacks "…no raw ESC or BEL in its message" "$err" "$(printf '[\033\007]')"
+	check "…the value shown escaped" grep -qF 'x\x1b]0;owned\x07y' "$err"
+done
+
+# -Q's peer is trusted for nothing: a fake copy (this user's, at its own
+# PID) whose result word would set the querier's title is shown escaped
+if command -v python3 >/dev/null && [ -r /proc/net/unix ]; then
+	python3 - "$WORK/fakepid" <<-'PY' &
+	import os, socket, sys
+	s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+	s.bind("\0tach-%d-%d" % (os.geteuid(), os.getpid()))
+	s.listen(1)
+	open(sys.argv[1], "w").write("%d\n" % os.getpid())
+	c, _ = s.accept()
+	c.recv(100)
+	c.sendall(b"S 1 1 1 1 0 1 1 1 1 0 0 0 0 1 0 0 \x1b]2;x\x07 -\n")
+	c.close()
+	PY
+	fake=$!
+	wait_until 60 test -s "$WORK/fakepid"
+	"$TACH" -Q "$(cat "$WORK/fakepid")" >"$out" 2>"$err"
+	wait $fake
+	lacks "-Q: a fake copy's result word: no raw ESC or BEL" "$err" \
+	    "$(printf '[\033\007]')"
+	lacks "…nor on stdout" "$out" "$(printf '[\033\007]')"
+	check "…the word shown escaped" grep -qF 'the copy ended: \x1b]2;x\x07' "$err"
+fi
+
 done_testing
