@@ -33,8 +33,11 @@ void
 compat_title_init(int argc, char *argv[])
 {
 	extern char **environ;
-	/* held for the run: getprogname() points into it */
-	static char *name;
+	/*
+	 * Held for the run by its start, since getprogname() points into its
+	 * middle (volatile: a store never read is otherwise left out)
+	 */
+	static char *volatile name;
 
 	setproctitle_init(argc, argv, environ);
 	/* libbsd copies all but the name, which getprogname() will keep */

@@ -1,6 +1,7 @@
 # valgrind memcheck over a representative subset: each tier, command mode,
-# -z, and the display.  Any error or definite leak fails: valgrind exits
-# 99 then, and each run's status is kept, since most run inside a pipeline.
+# -z, -x and the display.  Any error, definite or possible leak fails
+# (pv's memory tests count both): valgrind exits 99 then, and each run's
+# status is kept, since most run inside a pipeline.
 . "$(dirname "$0")/lib.sh"
 need valgrind
 [ "${TACH_SANITIZE:-OFF}" = ON ] && skip "the sanitizer build cannot run under valgrind"
@@ -11,7 +12,7 @@ random "$data" 3000007
 gzip -c <"$data" >"$data.gz"
 vg() {
 	valgrind -q --error-exitcode=99 --leak-check=full \
-	    --errors-for-leak-kinds=definite --trace-children=no "$TACH" "$@"
+	    --errors-for-leak-kinds=definite,possible --trace-children=no "$TACH" "$@"
 	echo $? >"$WORK/status"
 }
 # clean NAME [STATUS]: the last run exited STATUS (0), not valgrind's 99
@@ -38,6 +39,9 @@ clean "command mode"
 vg -q -zf "$data.gz" cat >"$out"
 check "memcheck -z" cmp -s "$data" "$out"
 clean "-z"
+vg -q -x process <"$data" >"$out"
+check "memcheck -x process" cmp -s "$data" "$out"
+clean "-x process"
 cat "$data.gz" | vg -q -z >"$out"
 check "memcheck -z from a pipe" cmp -s "$data" "$out"
 clean "-z from a pipe"
