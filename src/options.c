@@ -154,30 +154,36 @@ usage(bool as_progress)
 		    "       %*s [-p prefix] cmd [args...]\n", name, pad, "");
 	else
 		fprintf(stderr,
-		    "usage: %s [-0cEegKknOqSWXYz] [-b size] [-D seconds] "
-		    "[-f file]... [-i seconds]\n"
-		    "       %*s [-A bytes] [-L rate] [-l length] [-m seconds] "
-		    "[-N name] [-o file]\n"
+		    "usage: %s [-0cEegKknOqSWXYz] [-A bytes] [-b size] "
+		    "[-D seconds] [-f file]...\n"
+		    "       %*s [-i seconds] [-L rate] [-l length] "
+		    "[-m seconds] [-N name] [-o file]\n"
 		    "       %*s [-P pidfile] [-p prefix] [-U file] [-u style] "
-		    "[-w width] [-x where]\n"
-		    "       %*s [-F format | --format json] [--force] "
-		    "[--line-mode] [--no-splice]\n"
-		    "       %*s [--stats] [cmd [args ...]]\n"
-		    "       %s -d [pid[:fd] | name] [-egkn] [-D seconds] "
+		    "[-w width]\n"
+		    "       %*s [-x where[:format]] [--force] "
+		    "[-F format | --format json]\n"
+		    "       %*s [--line-mode] [--no-splice] "
+		    "[--stall-timeout=seconds] [--log=file]\n"
+		    "       %*s [--stats] [--write-at=percent] "
+		    "[--read-at=percent]\n"
+		    "       %*s [--read-limit=rate] [--buffer-file=path] "
+		    "[cmd [args ...]]\n"
+		    "       %s -d [pid[:fd] | name] [-8egkn] [-D seconds] "
 		    "[-i seconds] [-m seconds]\n"
 		    "       %*s [-N name] [-P pidfile] [-p prefix] [-u style] "
-		    "[-w width]\n"
-		    "       %*s [-F format | --format json] [--force] "
-		    "[--reading | --writing]\n"
-		    "       %*s [--stats] [--wait-for | --once]\n"
+		    "[-w width] [--force]\n"
+		    "       %*s [-F format | --format json] "
+		    "[--reading | --writing] [--stats]\n"
+		    "       %*s [--wait-for | --once]\n"
 		    "       %s -R pid [-F format] [-i seconds] [-k] [-L rate] "
-		    "[-N name]\n"
-		    "       %*s [-p prefix] [-w width]\n"
+		    "[--read-limit=rate]\n"
+		    "       %*s [-N name] [-p prefix] [-w width]\n"
 		    "       %s -Q pid [-8knq] [-N name] [-p prefix] [-u style] "
-		    "[-w width]\n"
-		    "       %*s [-F format | --format json] [--force]\n",
-		    name, pad, "", pad, "", pad, "", pad, "", name, pad, "",
-		    pad, "", pad, "", name, pad, "", name, pad, "");
+		    "[-w width] [--force]\n"
+		    "       %*s [-F format | --format json]\n",
+		    name, pad, "", pad, "", pad, "", pad, "", pad, "", pad, "",
+		    name, pad, "", pad, "", pad, "", name, pad, "", name, pad,
+		    "");
 	exit(1);
 }
 

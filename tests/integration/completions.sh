@@ -12,6 +12,20 @@ for o in $longs; do
 	check "zsh completes $o" grep -qE -- "$o(=|\[|[,}])" "$c/_tach"
 	check "fish completes $o" grep -qE -- "-l $name( |$)" "$c/tach.fish"
 done
+# the usage printed on a bad option names every option of tach(1)'s
+# SYNOPSIS, letters and long names alike
+"$TACH" --no-such-option 2>"$WORK/usage"
+sed -n '/^\.Sh SYNOPSIS/,/^\.Sh /p' "$SOURCE_DIR/doc/tach.1" |
+    grep -v '^\.Nm progress' | sed '/^\.Nm progress/,$d' >"$WORK/synopsis"
+for o in $(grep -o '\\-[a-z][a-z\\-]*' "$WORK/synopsis" | sed 's/\\//g; s/^/-/' |
+    sort -u); do
+	check "usage names $o, as the SYNOPSIS does" grep -qF -- "$o" "$WORK/usage"
+done
+for l in $(grep -o 'Fl [0-9A-Za-z]*' "$WORK/synopsis" | sed 's/Fl //' |
+    grep -o . | sort -u); do
+	check "usage names -$l, as the SYNOPSIS does" grep -qE -- \
+	    "(-$l\\b|\\[-[0-9A-Za-z]*$l[0-9A-Za-z]*\\])" "$WORK/usage"
+done
 for s in $shorts; do
 	check "bash completes -$s" grep -qE -- "(^|[ '|(])-$s([ '|)]|$)" "$c/tach.bash"
 	check "zsh completes -$s" grep -qE -- "\{-$s[+,]" "$c/_tach"
