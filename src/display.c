@@ -135,8 +135,10 @@ state_at(struct display *d, double t, bool final, struct report_line *l,
 		    (double)l->fill.size + 0.5);
 		s->buffered = !d->lines;
 		meter_update(&d->intake, t, l->fill.taken);
+		/* a silent input reads 0 within a second, as mbuffer's */
 		if (s->buffered)
-			s->rate_in = meter_rate(&d->intake, METER_RATE_WINDOW);
+			s->rate_in = meter_idle(&d->intake) >= 1 ? 0 :
+			    meter_rate(&d->intake, METER_RATE_WINDOW);
 	}
 	if (d->formatted)
 		format_extras(d, s);

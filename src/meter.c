@@ -87,5 +87,11 @@ meter_eta(const struct meter *m, uint64_t size)
 bool
 meter_stalled(const struct meter *m)
 {
-	return sample(m, 0)->t - m->last_move >= METER_STALL;
+	return meter_idle(m) >= METER_STALL;
+}
+
+double
+meter_idle(const struct meter *m)
+{
+	return sample(m, 0)->t - m->last_move;
 }

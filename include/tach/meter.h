@@ -48,6 +48,9 @@ double	meter_average(const struct meter *m);
  * window; -1 when it cannot be told.
  */
 double	meter_eta(const struct meter *m, uint64_t size);
+/* Nothing moved for METER_STALL seconds. */
 bool	meter_stalled(const struct meter *m);
+/* Seconds since the count last moved, as of the latest sample. */
+double	meter_idle(const struct meter *m);
 
 #endif

@@ -168,6 +168,28 @@ rm -f "$WORK/json"
 check "pipes and memory: all 40 MiB held at once" \
     grep -q '"buffered":41943040,' "$WORK/json"
 check "…and every byte delivered in order" cmp -s "$WORK/big" "$out"
+# A silent input reads 0 within a second of its silence, as mbuffer's
+# does, not the last two seconds' rate
+close_gate
+rm -f "$WORK/json"
+(head -c 20000000 /dev/zero; eval "$GATED"; head -c 100 /dev/zero) |
+    "$TACH" -b 64M --format json -i 0.1 2>"$WORK/json" >/dev/null &
+copy=$!
+check "an input gone silent: its rate first seen" wait_until 60 \
+    grep -q '"rate_in":[1-9]' "$WORK/json"
+silent() { tail -n 1 "$WORK/json" | grep -q '"rate_in":0.0,'; }
+check "…then 0 while it is silent" wait_until 60 silent
+open_gate
+wait $copy
+check "…and the copy ends 0 ($?)" [ $? -eq 0 ]
+# (by the copy's own clock: no frame 1.2 s or more after the input's last
+# move shows it moving)
+awk -F'[:,]' '/"final":false/ { t = $2; r = $6; v = $10
+	if (r > last) { last = r; moved = t }
+	else if (t - moved >= 1.2 && v > 0) { print t; exit 1 } }' \
+    "$WORK/json" >"$WORK/late"
+check "…within a second of the silence ($(cat "$WORK/late"))" empty "$WORK/late"
+
 # The reader goes away with bytes held: said, with what was delivered
 # and what was lost, then tach dies of SIGPIPE as cat does; with SIGPIPE
 # ignored, exit 1, the same words.

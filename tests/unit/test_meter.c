@@ -95,6 +95,10 @@ stalls(void **state)
 	assert_true(meter_stalled(&m));
 	meter_update(&m, 4.2, 11);
 	assert_false(meter_stalled(&m));
+	/* idle: since the count last moved, as of the latest sample */
+	assert_true(meter_idle(&m) == 0);
+	meter_update(&m, 5.45, 11);
+	assert_true(meter_idle(&m) > 1.24 && meter_idle(&m) < 1.26);
 }
 
 static void
