@@ -23,6 +23,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -181,6 +182,7 @@ ring_pipes(struct relay_ring *g, size_t want, size_t most)
 int
 ring_file(const char *path, size_t size)
 {
+	struct statvfs vfs;
 	struct stat sb;
 	size_t span = ring_span(size);
 	int fd, error;
@@ -197,6 +199,19 @@ ring_file(const char *path, size_t size)
 		(void)unlink(path);
 	if (fd == -1)
 		report_err(1, "--buffer-file %s", text_safe(path));
+	/*
+	 * A file in memory would take all of its size at once to be
+	 * reserved: the buffer is memory, taken as it fills, as without it
+	 */
+	if (compat_in_memory(fd)) {
+		/* one that could not hold it all is still refused now */
+		if (fstatvfs(fd, &vfs) == 0 &&
+		    (unsigned long long)vfs.f_bavail * vfs.f_frsize < span)
+			report_errc(1, ENOSPC, "--buffer-file %s: %zu bytes",
+			    text_safe(path), span);
+		close(fd);
+		return -1;
+	}
 	if ((error = compat_reserve(fd, span)) != 0)
 		report_errc(1, error, "--buffer-file %s: %zu bytes",
 		    text_safe(path), span);

@@ -105,3 +105,10 @@ compat_next_hole(int fd, off_t at)
 	return -1;
 #endif
 }
+
+bool
+compat_in_memory(int fd)
+{
+	(void)fd;
+	return false;	/* tmpfs reserves nothing ahead here */
+}

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE		/* struct ucred */
 #include <sys/socket.h>
+#include <sys/vfs.h>
 #include <sys/syscall.h>
 
 #include <errno.h>
@@ -191,4 +192,14 @@ compat_next_hole(int fd, off_t at)
 	errno = EINVAL;
 	return -1;
 #endif
+}
+
+bool
+compat_in_memory(int fd)
+{
+	struct statfs sf;
+
+	/* tmpfs's and ramfs's magic numbers (linux/magic.h) */
+	return fstatfs(fd, &sf) == 0 && ((unsigned long)sf.f_type ==
+	    0x01021994UL || (unsigned long)sf.f_type == 0x858458f6UL);
 }

@@ -46,8 +46,9 @@ struct relay_ring	*ring_new(size_t size, int write_at, int read_at,
  * --buffer-file: a file of size bytes that only tach reaches, for the
  * ring's memory (ring_new's fd): made new at path, or nameless in path
  * when it is a directory, its name removed at once so that nothing is
- * left however tach ends, and its blocks taken now.  Its descriptor; if
- * it cannot be had, tach exits saying why.
+ * left however tach ends, and its blocks taken now.  Its descriptor, or
+ * -1 where the file would be in memory (tmpfs) anyway: then the ring is
+ * memory.  If it cannot be had, tach exits saying why.
  */
 int			 ring_file(const char *path, size_t size);
 void			 ring_free(struct relay_ring *g);

@@ -92,6 +92,8 @@ unsigned long long	compat_memory_limit(const char **why);
  * ENXIO past its last data, or another where the system cannot say.
  */
 off_t	compat_next_data(int fd, off_t at);
+/* fd is a file in memory (tmpfs, ramfs): its pages are RAM or swap. */
+bool	compat_in_memory(int fd);
 /* Where fd's next hole is from at on (SEEK_HOLE); -1 where not known. */
 off_t	compat_next_hole(int fd, off_t at);
 /* Closes every descriptor from lowfd up: closefrom(2), or a loop. */

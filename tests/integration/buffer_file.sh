@@ -101,6 +101,31 @@ ln -s "$TACH" "$WORK/progress"
     2>"$WORK/err"
 check "progress: refused ($?)" [ $? -ne 0 ]
 
+# In a directory on tmpfs (root: a tmpfs of its own in a mount namespace
+# of its own): nothing reserved ahead, the buffer is memory taken as it
+# fills, as without --buffer-file; exact all the same
+if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
+	mkdir "$WORK/shm"
+	cat >"$WORK/shm.sh" <<-'EOF'
+	mount -t tmpfs -o size=2g none "$1" || exit 77
+	(printf x; until [ -e "$4" ]; do sleep 0.05; done; cat "$5") |
+	    "$2" -q -b 1G --buffer-file "$1" >"$3" &
+	until [ -s "$3" ]; do sleep 0.05; done
+	df -k --output=used "$1" | tail -n 1 >"$6"
+	: >"$4"
+	wait $!
+	EOF
+	unshare -m sh "$WORK/shm.sh" "$WORK/shm" "$TACH" "$out" "$WORK/go" \
+	    "$WORK/data" "$WORK/used"
+	status=$?
+	if [ $status -ne 77 ]; then
+		check "tmpfs: exit 0 ($status)" [ $status -eq 0 ]
+		check "…exact" sh -c "{ printf x; cat '$WORK/data'; } | cmp -s - '$out'"
+		check "…not a gigabyte reserved for a byte ($(cat "$WORK/used") KiB)" \
+		    [ "$(cat "$WORK/used")" -lt 102400 ]
+	fi
+fi
+
 # A memory cgroup's limit (root, with cgroup v1's or v2's memory
 # controller): -b in memory beyond it refused before a byte moves; with
 # --buffer-file, what pipes hold beside the file stays small (16 MiB), so
