@@ -331,17 +331,29 @@ tier_retry(struct relay *r, int error, bool input, enum relay_end *end)
 	return 0;
 }
 
+/* A write to fd can block once it has started: a pipe, socket, terminal. */
+static bool
+streams(int fd)
+{
+	struct stat sb;
+
+	return fstat(fd, &sb) == 0 && (S_ISFIFO(sb.st_mode) ||
+	    S_ISSOCK(sb.st_mode) || S_ISCHR(sb.st_mode));
+}
+
 /*
  * read(2) or write(2), timed for --stats.  Only a call that had to block
- * is waiting: one whose descriptor was not ready just before.  Reading a
- * file from the page cache is work, not waiting.
+ * is waiting: one whose descriptor was not ready just before, or a write
+ * to a pipe, which blocks partway when it is larger than the room left.
+ * Reading a file from the page cache is work, not waiting.
  */
 ssize_t
 tier_transfer(struct relay *r, bool input, void *buf, size_t len)
 {
 	struct pollfd pfd = { .fd = input ? r->in : r->out,
 	    .events = input ? POLLIN : POLLOUT };
-	bool blocks = r->timed && poll(&pfd, 1, 0) == 0;
+	bool blocks = r->timed && (poll(&pfd, 1, 0) == 0 ||
+	    (!input && streams(r->out)));
 	double since = blocks ? clock_now() : 0;
 	ssize_t n;
 

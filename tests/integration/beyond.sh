@@ -94,6 +94,12 @@ check "--stats slow consumer: output-wait ${out_w}% >= 40" [ "${out_w:-0}" -ge 4
 head -c 50000000 /dev/zero | "$TACH" --stats -q --no-splice 2>"$err" | (sleep 1; cat >/dev/null)
 out_w=$(sed -n 's/.*output-wait \([0-9]*\)%.*/\1/p' "$err")
 check "--stats slow consumer, read/write: output-wait ${out_w}% >= 40" [ "${out_w:-0}" -ge 40 ]
+# a paced consumer, bytes copied rather than spliced: the writes that
+# block partway, once a pipe's room is used, are waiting too
+head -c 20000000 /dev/zero >"$WORK/z20"
+"$TACH" --stats -q --no-splice -f "$WORK/z20" 2>"$err" | "$TACH" -q -L 40m >/dev/null
+out_w=$(sed -n 's/.*output-wait \([0-9]*\)%.*/\1/p' "$err")
+check "--stats paced consumer, copied: output-wait ${out_w}% >= 60" [ "${out_w:-0}" -ge 60 ]
 # the live line names the bottleneck when there is room
 { head -c 10000 /dev/zero; sleep 1; } | "$TACH" --force --stats -w 200 -i 0.1 2>"$err" >/dev/null
 check "--stats: live line shows input-wait" grep -q "input-wait [0-9]*%" "$err"
