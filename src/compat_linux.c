@@ -168,32 +168,6 @@ compat_memory_limit(const char **why)
 	return most;
 }
 
-off_t
-compat_next_data(int fd, off_t at)
-{
-#ifdef SEEK_DATA
-	return lseek(fd, at, SEEK_DATA);
-#else
-	(void)fd;
-	(void)at;
-	errno = EINVAL;
-	return -1;
-#endif
-}
-
-off_t
-compat_next_hole(int fd, off_t at)
-{
-#ifdef SEEK_HOLE
-	return lseek(fd, at, SEEK_HOLE);
-#else
-	(void)fd;
-	(void)at;
-	errno = EINVAL;
-	return -1;
-#endif
-}
-
 bool
 compat_in_memory(int fd)
 {

@@ -446,7 +446,7 @@ tier_input_hole(struct relay *r, size_t *len)
 		r->in_holes = false;
 		return 0;
 	}
-	if ((data = compat_next_data(r->in, at)) == -1) {
+	if ((data = compat_seek_next(r->in, at, false)) == -1) {
 		/* past the last data: a hole to the end, or the end */
 		if (errno != ENXIO || fstat(r->in, &sb) == -1)
 			return 0;
@@ -454,7 +454,7 @@ tier_input_hole(struct relay *r, size_t *len)
 	}
 	if (data <= at) {
 		/* data here: the offset has not moved; *len ends at a hole */
-		if ((hole = compat_next_hole(r->in, at)) > at &&
+		if ((hole = compat_seek_next(r->in, at, true)) > at &&
 		    (uint64_t)(hole - at) < *len)
 			*len = (size_t)(hole - at);
 		if (lseek(r->in, at, SEEK_SET) == -1)

@@ -88,14 +88,13 @@ long	compat_peer_pid(int fd);
  */
 unsigned long long	compat_memory_limit(const char **why);
 /*
- * Where fd's next data is from at on (lseek's SEEK_DATA); -1 with errno
- * ENXIO past its last data, or another where the system cannot say.
+ * Where fd's next data (or with hole, its next hole) is from at on:
+ * lseek's SEEK_DATA, SEEK_HOLE; -1 with errno ENXIO past its last data,
+ * or another where the system cannot say.  fd's offset moves there.
  */
-off_t	compat_next_data(int fd, off_t at);
+off_t	compat_seek_next(int fd, off_t at, bool hole);
 /* fd is a file in memory (tmpfs, ramfs): its pages are RAM or swap. */
 bool	compat_in_memory(int fd);
-/* Where fd's next hole is from at on (SEEK_HOLE); -1 where not known. */
-off_t	compat_next_hole(int fd, off_t at);
 /* Closes every descriptor from lowfd up: closefrom(2), or a loop. */
 void	compat_closefrom(int lowfd);
 /*

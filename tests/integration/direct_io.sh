@@ -117,26 +117,26 @@ check "stdout: a description of tach's own opened" \
 check "…and written direct" \
     grep -Eq 'fcntl(64)?\(1, F_SETFL, O_WRONLY\|O_DIRECT' "$WORK/trace"
 check "…exact" cmp -s "$WORK/data" "$out"
+# paced_copy WHAT PID FD REDIRECTIONS: a paced -K copy, its descriptors
+# as REDIRECTIONS say; once it has written a megabyte, PID's FD (the
+# shell's $$, or the copy's own: copy) is not direct; the copy exact
+paced_copy() {
+	eval "'$TACH' -q -K -L 4M -f '$WORK/data' $4 &"
+	copy=$!
+	wait_until 60 size_at_least "$out" 1048576
+	check "$1: that description not direct" \
+	    [ "$(direct_flag "$([ "$2" = copy ] && echo $copy || echo "$2")" "$3")" = 0 ]
+	wait $copy
+	check "…exact ($?)" cmp -s "$WORK/data" "$out"
+}
 exec 7>"$out"
-"$TACH" -q -K -L 4M -f "$WORK/data" >&7 2>"$WORK/err" &
-copy=$!
-wait_until 60 size_at_least "$out" 1048576
-check "shared stdout: the shell's description not direct" \
-    [ "$(direct_flag $$ 7)" = 0 ]
-wait $copy
-check "…exact ($?)" cmp -s "$WORK/data" "$out"
+paced_copy "stdout shared with the shell" $$ 7 ">&7 2>'$WORK/err'"
 echo end >&7
 exec 7>&-
 check "…the shell's next write after tach's last" \
     sh -c "{ cat '$WORK/data'; echo end; } | cmp -s - '$out'"
 check "…nothing said" empty "$WORK/err"
-"$TACH" -q -K -L 4M -f "$WORK/data" >"$out" 2>&1 &
-copy=$!
-wait_until 60 size_at_least "$out" 1048576
-check ">f 2>&1: stderr's description not made direct" \
-    [ "$(direct_flag $copy 2)" = 0 ]
-wait $copy
-check "…exact, nothing said into the data ($?)" cmp -s "$WORK/data" "$out"
+paced_copy ">f 2>&1: stderr's" copy 2 ">'$out' 2>&1"
 
 "$TACH" -q -K -l 5 -d 1 2>"$WORK/err"
 check "-K with -d: refused ($?)" [ $? -eq 1 ]

@@ -82,42 +82,40 @@ pidfile_swapped file
 check "-P: another's file with our PID is kept" [ "$(cat "$WORK/pid")" = "$tpid" ]
 rm -f "$WORK/pid"
 
-# every catchable signal that ends tach removes the file first
-for sig in INT TERM HUP QUIT USR2 XCPU XFSZ VTALRM PROF PWR SYS TRAP; do
+# killed SIG CMD...: CMD (tach, its input a FIFO held open here) once its
+# -P file (and, with -U, its unfinished store) is there, sent SIG; it dies
+# of SIG and leaves neither behind
+killed() {
+	sig=$1
+	shift
 	rm -f "$WORK/pid" "$WORK/hold"
 	mkfifo "$WORK/hold"
-	# a shell's background job starts with INT and QUIT ignored
-	env --default-signal=INT,QUIT "$TACH" -P "$WORK/pid" \
-	    <"$WORK/hold" >/dev/null 2>"$err" &
+	"$@" <"$WORK/hold" >/dev/null 2>"$err" &
 	exec 5>"$WORK/hold"
-	wait_until 60 test -s "$WORK/pid"
-	tpid=$(cat "$WORK/pid")
-	kill -"$sig" "$tpid"
+	printf abc >&5
+	case "$*" in
+	*-U*) wait_until 60 sh -c "test -s '$WORK/pid' && ls -A '$WORK' | grep -q '^\.store\.'" ;;
+	*) wait_until 60 test -s "$WORK/pid" ;;
+	esac
+	kill -"$sig" "$(cat "$WORK/pid")"
 	wait $!
 	st=$?
 	exec 5>&-
 	check "SIG$sig: tach died of it ($st)" [ $st -eq $((128 + $(bash -c "kill -l $sig"))) ]
 	check "SIG$sig: -P's file removed" [ ! -e "$WORK/pid" ]
+	check "SIG$sig: no unfinished store left" \
+	    [ -z "$(ls -A "$WORK" | grep '^\.store')" ]
+}
+# every catchable signal that ends tach removes the file first (a
+# shell's background job starts with INT and QUIT ignored)
+for sig in INT TERM HUP QUIT USR2 XCPU XFSZ VTALRM PROF PWR SYS TRAP; do
+	killed $sig env --default-signal=INT,QUIT "$TACH" -P "$WORK/pid"
 done
 # the faults too (a crash, abort(3), or sent): -P's file and -U's
 # unfinished store removed, then tach dies of the fault itself
 for sig in SEGV BUS ABRT FPE ILL; do
-	rm -f "$WORK/pid" "$WORK/hold"
-	mkfifo "$WORK/hold"
-	sh -c 'ulimit -c 0; exec "$@"' sh "$TACH" -P "$WORK/pid" \
-	    -U "$WORK/store" <"$WORK/hold" >/dev/null 2>"$err" &
-	exec 5>"$WORK/hold"
-	printf abc >&5
-	wait_until 60 sh -c "test -s '$WORK/pid' && ls -A '$WORK' | grep -q '^\.store\.'"
-	tpid=$(cat "$WORK/pid")
-	kill -"$sig" "$tpid"
-	wait $!
-	st=$?
-	exec 5>&-
-	check "SIG$sig: tach died of it ($st)" [ $st -eq $((128 + $(bash -c "kill -l $sig"))) ]
-	check "SIG$sig: -P's file removed" [ ! -e "$WORK/pid" ]
-	check "SIG$sig: -U's unfinished store removed" \
-	    [ -z "$(ls -A "$WORK" | grep '^\.store')" ]
+	killed $sig sh -c 'ulimit -c 0; exec "$@"' sh "$TACH" -P "$WORK/pid" \
+	    -U "$WORK/store"
 done
 # a write past ulimit -f (SIGXFSZ from the kernel, not from kill)
 rm -f "$WORK/pid"

@@ -203,24 +203,34 @@ wait "$reader"
 # so (its answers through a pipe, so it holds one file read and one
 # written, nothing else regular): the source is shown where the
 # destination has got, up to its own size.
-rm -f "$WORK/ctl" "$WORK/ack" "$WORK/rpid"
-mkfifo "$WORK/ctl"
-: >"$WORK/ack"
-sh -c 'echo $$ >"$1"; exec "$2" reader' sh "$WORK/rpid" "$HELPER" \
-    <"$WORK/ctl" | cat >"$WORK/ack" &
-exec 3>"$WORK/ctl"
-acks=0
-wait_until 60 test -s "$WORK/rpid"
-reader=$(cat "$WORK/rpid")
-say "open $WORK/a"
-fda=$(answer)
-say "create $WORK/dst"
-fdd=$(answer)
-rm -f "$WORK/json"
-"$TACH" -d "$reader" --format json -i 0.05 2>"$WORK/json" 3>&- &
-watcher=$!
-check "cp's copy: the source seen at 0" \
-    wait_until 60 seen "$WORK/json" "$fda" "$WORK/a" 0
+# piped_reader: the helper's reader answering through a pipe, so that it
+# holds no regular file but those it is told to open; its pid in $reader
+piped_reader() {
+	rm -f "$WORK/ctl" "$WORK/ack" "$WORK/rpid" "$WORK/dst"
+	mkfifo "$WORK/ctl"
+	: >"$WORK/ack"
+	sh -c 'echo $$ >"$1"; exec "$2" reader' sh "$WORK/rpid" "$HELPER" \
+	    <"$WORK/ctl" | cat >"$WORK/ack" &
+	exec 3>"$WORK/ctl"
+	acks=0
+	wait_until 60 test -s "$WORK/rpid"
+	reader=$(cat "$WORK/rpid")
+}
+# cp_watched WHAT: the reader has a open to read and dst to write, as
+# cp has; a watcher started, which sees a at 0
+cp_watched() {
+	say "open $WORK/a"
+	fda=$(answer)
+	say "create $WORK/dst"
+	fdd=$(answer)
+	rm -f "$WORK/json"
+	"$TACH" -d "$reader" --format json -i 0.05 2>"$WORK/json" 3>&- &
+	watcher=$!
+	check "$1: the source seen at 0" \
+	    wait_until 60 seen "$WORK/json" "$fda" "$WORK/a" 0
+}
+piped_reader
+cp_watched "cp's copy"
 for amount in 1000000 2000000; do
 	say "write $fdd 1000000"
 	check "cp's copy: the source shown at $amount, where the output is" \
@@ -236,25 +246,9 @@ check "a file ended short of its end: its sample's age in JSON" grep -q \
 # The same with another file open for writing beside the copy's, which
 # does not grow (cp a b >log 2>&1, nohup.out, a lock): the growing one is
 # still followed.
-rm -f "$WORK/ctl" "$WORK/ack" "$WORK/rpid" "$WORK/dst"
-mkfifo "$WORK/ctl"
-: >"$WORK/ack"
-sh -c 'echo $$ >"$1"; exec "$2" reader' sh "$WORK/rpid" "$HELPER" \
-    <"$WORK/ctl" | cat >"$WORK/ack" &
-exec 3>"$WORK/ctl"
-acks=0
-wait_until 60 test -s "$WORK/rpid"
-reader=$(cat "$WORK/rpid")
+piped_reader
 say "create $WORK/log"
-say "open $WORK/a"
-fda=$(answer)
-say "create $WORK/dst"
-fdd=$(answer)
-rm -f "$WORK/json"
-"$TACH" -d "$reader" --format json -i 0.05 2>"$WORK/json" 3>&- &
-watcher=$!
-check "cp's copy beside a log: the source seen at 0" \
-    wait_until 60 seen "$WORK/json" "$fda" "$WORK/a" 0
+cp_watched "cp's copy beside a log"
 say "write $fdd 1000000"
 check "…then where the growing output is" \
     wait_until 60 seen "$WORK/json" "$fda" "$WORK/a" 1000000

@@ -1,0 +1,47 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * The compat layer where Linux's /proc and cgroups are not (the BSDs,
+ * macOS): no file reopened by its descriptor, no peer's PID to check (the
+ * control socket is a file there, which no other namespace reaches), the
+ * physical memory as the limit, no file system in memory to tell apart.
+ */
+#include <errno.h>
+#include <unistd.h>
+
+#include "tach/compat.h"
+
+int
+compat_reopen(int fd, int flags)
+{
+	/* /dev/fd here dup(2)s: the description would be the same one */
+	(void)fd;
+	(void)flags;
+	errno = ENOTSUP;
+	return -1;
+}
+
+long
+compat_peer_pid(int fd)
+{
+	(void)fd;
+	errno = ENOTSUP;
+	return -1;
+}
+
+unsigned long long
+compat_memory_limit(const char **why)
+{
+	*why = "physical memory";
+	return (unsigned long long)sysconf(_SC_PHYS_PAGES) *
+	    (unsigned long long)sysconf(_SC_PAGESIZE);
+}
+
+bool
+compat_in_memory(int fd)
+{
+	(void)fd;
+	return false;	/* tmpfs reserves nothing ahead here */
+}
+
