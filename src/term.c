@@ -19,8 +19,6 @@
 
 #include "config.h"
 #include "tach/clock.h"
-#include "tach/compat.h"
-#include "tach/signals.h"
 #include "tach/term.h"
 
 /*
@@ -297,35 +295,7 @@ term_title(struct terminal *t, const char *text)
 	return true;
 }
 
-/*
- * s for a terminal that has stopped reading (^S) and has no room left:
- * written by a child that waits for it, so that tach can end now.  Only
- * the terminal stays open in it: a data descriptor kept would keep its
- * reader waiting for an end.
- */
-static void
-write_later(const struct terminal *t, const char *s)
-{
-	int null;
-	pid_t pid;
-
-	if ((pid = fork()) != 0)
-		return;
-	signals_reset_child();
-	if (dup2(t->fd, 3) == -1)
-		_exit(1);
-	if ((null = open("/dev/null", O_RDWR)) != -1)
-		for (int fd = 0; fd <= 2; fd++)
-			(void)dup2(null, fd);
-	compat_closefrom(4);
-	compat_title("title for pid %ld", (long)getppid());
-	/* a terminal gone (EIO) ends the wait too */
-	while (write(3, s, strlen(s)) == -1 && errno == EINTR)
-		;
-	_exit(0);
-}
-
-void
+bool
 term_title_end(struct terminal *t)
 {
 	const char *tty;
@@ -333,11 +303,11 @@ term_title_end(struct terminal *t)
 	int fd;
 
 	if (!t->title_pushed)
-		return;
-	t->title_pushed = false;
+		return true;
 	if (term_ready(t)) {
+		t->title_pushed = false;
 		term_write(t, TITLE_POP, strlen(TITLE_POP));
-		return;
+		return true;
 	}
 	/*
 	 * A terminal that stopped reading may still have room for a few
@@ -349,6 +319,18 @@ term_title_end(struct terminal *t)
 		n = write(fd, TITLE_POP, strlen(TITLE_POP));
 		close(fd);
 	}
-	if (n == -1)
-		write_later(t, TITLE_POP);
+	t->title_pushed = n == -1;
+	return n != -1;
+}
+
+void
+term_title_end_waiting(struct terminal *t)
+{
+	if (!t->title_pushed)
+		return;
+	t->title_pushed = false;
+	/* a terminal gone (EIO) ends the wait too */
+	while (write(t->fd, TITLE_POP, strlen(TITLE_POP)) == -1 &&
+	    errno == EINTR)
+		;
 }

@@ -4,10 +4,12 @@
  *
  * -x: the window's and the process's titles (title.h).
  */
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "tach/compat.h"
+#include "tach/signals.h"
 #include "tach/title.h"
 
 void
@@ -41,9 +43,34 @@ title_show(struct title *t, const struct render_state *s)
 		compat_title("%s", text);
 }
 
+/*
+ * The title put back by a child that waits for a terminal stopped at
+ * the end (^S), so that tach ends now.  Only the terminal stays open in
+ * it: a data descriptor kept would keep its reader waiting for an end.
+ */
+static void
+put_back_later(struct title *t)
+{
+	int null;
+
+	if (fork() != 0)
+		return;
+	signals_reset_child();
+	if (dup2(t->term.fd, 3) == -1)
+		_exit(1);
+	if ((null = open("/dev/null", O_RDWR)) != -1)
+		for (int fd = 0; fd <= 2; fd++)
+			(void)dup2(null, fd);
+	compat_closefrom(4);
+	t->term.fd = 3;
+	compat_title("title for pid %ld", (long)getppid());
+	term_title_end_waiting(&t->term);
+	_exit(0);
+}
+
 void
 title_close(struct title *t)
 {
-	if (t->window)
-		term_title_end(&t->term);
+	if (t->window && !term_title_end(&t->term))
+		put_back_later(t);
 }

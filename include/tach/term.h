@@ -78,8 +78,13 @@ bool	term_ready(const struct terminal *t);
  * frame, one a stopped terminal cannot take is dropped.
  */
 bool	term_title(struct terminal *t, const char *text);
-/* -x: the title as it was before term_title, where the terminal keeps it. */
-void	term_title_end(struct terminal *t);
+/*
+ * -x: the title as it was before term_title, where the terminal keeps
+ * it.  False when a terminal that stopped reading (^S) has no room for
+ * it now: term_title_end_waiting, in a process that may wait, writes it.
+ */
+bool	term_title_end(struct terminal *t);
+void	term_title_end_waiting(struct terminal *t);
 /*
  * Writes raw bytes, ignoring errors; an interrupted write (the redraw
  * timer) loses the rest of the frame.
