@@ -47,7 +47,8 @@ struct place {
 	bool		 dir_known;
 };
 
-#define PLACES_MAX	8
+/* stdin, stdout, stderr, -l @, -o, --log, -U, --buffer-file, -P */
+#define PLACES_MAX	9
 
 /* Where path's name leads when it is not there yet; false if nowhere. */
 static bool
@@ -165,8 +166,8 @@ refuse(const struct place *first, const struct place *later)
 void
 paths_check(const struct options *opts)
 {
-	static char bufs[PLACES_MAX + 8][PATH_MAX];
-	struct place places[PLACES_MAX + 8], *a, *b;
+	static char bufs[PLACES_MAX][PATH_MAX];
+	struct place places[PLACES_MAX], *a, *b;
 	bool out_is_stdout = opts->output == NULL && !opts->discard &&
 	    opts->cmd == NULL && !opts->watching;
 	size_t n = 0, k = 0;
@@ -174,7 +175,7 @@ paths_check(const struct options *opts)
 
 	if (!opts->watching && opts->nfiles == 0)
 		add(places, &n, USE_READ, NULL, "stdin", STDIN_FILENO,
-		    bufs[k], PATH_MAX), k++;
+		    bufs[k++], PATH_MAX);
 	use = out_is_stdout ? USE_WRITE : USE_SHARE;
 	add(places, &n, use, NULL, "stdout", STDOUT_FILENO, bufs[k++],
 	    PATH_MAX);
