@@ -220,6 +220,38 @@ rm -f "$WORK/json"
 check "part pages: all 40 MiB held at once" \
     grep -q '"buffered":41943040,' "$WORK/json"
 check "…and every byte delivered in order" cmp -s "$WORK/big" "$out"
+# pipes that small writes leave part-filled give way to memory, so that
+# what is held takes little more than its size: after the first such
+# pipe, stdin is read into memory (no ulimit here: pipes would be had)
+if command -v strace >/dev/null && [ "$TACH_ZEROCOPY" = 1 ]; then
+	rm -f "$WORK/json"
+	"$TACH" -q -b 1000 -f "$WORK/big" |
+	    strace -f -qq -o "$WORK/trace" -e trace=read,splice \
+	    "$TACH" -b 40M --format json -i 0.05 2>"$WORK/json" | held_then_read
+	check "part pages, pipes to spare: all 40 MiB held" \
+	    grep -q '"buffered":41943040,' "$WORK/json"
+	check "…exact" cmp -s "$WORK/big" "$out"
+	check "…the rest held in memory, read into" \
+	    grep -Eq '^[0-9]+ +read\(0, .* = [1-9]' "$WORK/trace"
+	slots=$(sed -n 's/.*splice(0, NULL, \([0-9]*\), NULL.*/\1/p' "$WORK/trace" |
+	    sort -u | wc -l)
+	check "…after one pipe that filled part-full ($slots pipes)" [ "$slots" -le 1 ]
+fi
+# a root without CAP_SYS_RESOURCE (a container's) has the user's pipe
+# allowance: a quarter of it, 16 pipes of a megabyte by default, not all
+if [ "$(id -u)" -eq 0 ] && [ "$TACH_ZEROCOPY" = 1 ] &&
+    command -v strace >/dev/null && command -v setpriv >/dev/null &&
+    [ "$(cat /proc/sys/fs/pipe-user-pages-soft 2>/dev/null)" = 16384 ]; then
+	# (17 for the ring and its own; root's other pipes, counted against
+	# the same allowance, may end the making sooner, never later)
+	setpriv --bounding-set=-sys_resource,-sys_admin \
+	    strace -f -qq -o "$WORK/trace" -e trace=pipe,pipe2 \
+	    "$TACH" -q -b 64M <"$WORK/data" >"$out"
+	pipes=$(grep -c 'pipe2\?(' "$WORK/trace")
+	check "root without CAP_SYS_RESOURCE: exact" cmp -s "$WORK/data" "$out"
+	check "…its pipes within its allowance's quarter ($pipes made)" \
+	    [ "$pipes" -le 20 ]
+fi
 # memory only (--no-splice): the writer's chunk, half sent when the
 # output stops taking, is not read into again until it is empty, and the
 # buffer still holds its whole size

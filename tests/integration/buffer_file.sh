@@ -145,6 +145,10 @@ if [ -n "$cg" ] && mkdir "$cg" 2>/dev/null &&
 	check "memory cgroup: -b past its limit refused ($?)" [ $? -eq 1 ]
 	check "…saying why" grep -q "^tach: -b: a buffer of 268435456 bytes: more than the 128 MiB of its memory cgroup's limit" "$WORK/err"
 	check "…nothing written" [ ! -s "$out" ]
+	incg "$TACH" -q -b 80M <"$WORK/data" >"$out" 2>"$WORK/err"
+	check "…past half of it: taken ($?)" [ $? -eq 0 ]
+	check "…said" grep -qx "tach: -b: a buffer of 83886080 bytes: more than half the 128 MiB of its memory cgroup's limit" "$WORK/err"
+	check "…exact" cmp -s "$WORK/data" "$out"
 	head -c 200000000 /dev/urandom >"$WORK/big"
 	held() { grep -q '"buffered":[0-9]\{9\},' "$WORK/json"; }
 	pipes() { ls -l /proc/"$(cat "$WORK/pid")"/fd | grep -c 'pipe:'; }
