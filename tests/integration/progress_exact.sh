@@ -161,10 +161,20 @@ check "no gzip: cmd never started" [ ! -e started ]
 check "no gzip: named" grep -q "gzip" err
 check "COMPATIBILITY: no gzip" grep -qF "stops before cmd starts" compat
 for words in "reading data.img: Input/output error" \
-    "taken as 64 MiB" "SIGUSR1" "up to 1 MiB ahead of a slow cmd" \
+    "a -b of 4 MiB or more is a buffer between the input and cmd" \
+    "SIGUSR1" "up to 1 MiB ahead of a slow cmd" \
     "cmd sees its end of input and finishes"; do
 	check "COMPATIBILITY says '$words'" grep -qF -- "$words" compat
 done
+
+# -b of 4 MiB or more: a buffer, as tach's (exact); one past what memory
+# holds refused before cmd starts
+"$WORK/progress" -b 128m -f d cat >got 2>err
+check "progress -b 128m: exact ($?)" cmp -s d got
+"$WORK/progress" -b 1t -f d sh -c ': >started; cat' >got 2>err
+check "progress -b 1t: refused ($?)" [ $? -eq 1 ]
+check "…before cmd starts" [ ! -e started ]
+check "…saying why" grep -q "^progress: -b: a buffer of 1099511627776 bytes: more than" err
 
 # A terminating signal.  Under the name progress, cmd sees its end of
 # input and finishes (it writes "finished"), and the signal is then
