@@ -226,11 +226,10 @@ emit(struct display *d, bool final, enum display_outcome outcome,
 }
 
 void
-display_log(struct display *d, FILE *log, const char *name)
+display_log(struct display *d, FILE *log, const char *name, bool failed)
 {
-	/* one that failed in -U's store has said so */
-	d->log_failed = log != NULL && ferror(log);
-	d->log = d->log_failed ? NULL : log;
+	d->log_failed = failed;
+	d->log = failed ? NULL : log;
 	d->log_name = name;
 	d->logged_at = 0;
 }

@@ -493,6 +493,7 @@ struct run {
 	int		 cmd_status;
 	int		 source_status;	/* -z's decompressor, or 0 */
 	bool		 failed;	/* several -f: one could not be read */
+	bool		 log_failed;	/* -U's store found the log failed */
 	bool		 at_size;	/* -S: stopped at the size */
 };
 
@@ -776,7 +777,7 @@ store_inputs(struct options *opts, struct input *in, size_t *next,
 	relay_setup(&relay, &o, in->fd, stored.out, &display);
 	display_start(&display, &o, in, &relay);
 	display.storing = true;
-	display_log(&display, log, o.log);
+	display_log(&display, log, o.log, false);
 	stored.end = copy_inputs(&relay, in, &o, &display, next, &run->failed,
 	    &stored.in_name);
 	direct_return();
@@ -796,6 +797,7 @@ store_inputs(struct options *opts, struct input *in, size_t *next,
 	if (outcome == DISPLAY_FAILED)
 		reason = reason_of(&stored, &relay, why, sizeof(why));
 	display_finish(&display, outcome, reason);
+	run->log_failed = display.log_failed;
 	if (outcome != DISPLAY_COMPLETE) {
 		store_withdraw();
 		status = exit_of(&stored, &relay, false, reason);
@@ -876,7 +878,7 @@ main(int argc, char *argv[])
 	relay.direct_out = opts.direct && direct_io(run.out, run.out_name,
 	    run.out == STDOUT_FILENO && opts.output == NULL);
 	display_start(&display, &opts, &in, &relay);
-	display_log(&display, log, opts.log);
+	display_log(&display, log, opts.log, run.log_failed);
 	run.end = copy_inputs(&relay, &in, &opts, &display, &next, &run.failed,
 	    &run.in_name);
 	direct_return();	/* before stdin and stdout are closed */

@@ -77,8 +77,12 @@ struct display {
 
 void	display_start(struct display *d, const struct options *opts,
 	    const struct input *in, struct relay *r);
-/* --log: a row to log (named name) at every tick, unless it failed. */
-void	display_log(struct display *d, FILE *log, const char *name);
+/*
+ * --log: a row to log (named name) at every tick; none once it failed
+ * (failed: in -U's store, which has said so).
+ */
+void	display_log(struct display *d, FILE *log, const char *name,
+	    bool failed);
 /* Several -f: the line names file, the one being read now. */
 void	display_reading(struct display *d, const char *file);
 /* -Y: the line says the output is being flushed, before it is. */

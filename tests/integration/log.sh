@@ -150,4 +150,22 @@ cat "$WORK/ofifo" >"$out"
 wait $copy
 check "…then exact ($?)" cmp -s "$WORK/data" "$out"
 
+# A log that fails while -U stores the input says so once: the sending
+# that follows does not write it again, and the run exits 1
+mkfifo "$WORK/lfifo"
+head -c 1 "$WORK/lfifo" >/dev/null &
+leaver=$!
+close_gate
+(head -c 1000 "$WORK/data"; eval "$GATED"; tail -c +1001 "$WORK/data") |
+    "$TACH" -q -i 0.02 -U - --log "$WORK/lfifo" >"$out" 2>"$WORK/err" &
+copy=$!
+wait $leaver
+check "-U: the log's reader gone while storing: said" \
+    wait_until 60 grep -q "^tach: --log $WORK/lfifo: Broken pipe" "$WORK/err"
+open_gate
+wait $copy
+check "…exit 1 ($?)" [ $? -eq 1 ]
+check "…said once" [ "$(grep -c -- '--log' "$WORK/err")" -eq 1 ]
+check "…the data exact all the same" cmp -s "$WORK/data" "$out"
+
 done_testing
