@@ -139,7 +139,7 @@ open_waiting(const char *path, const char *option)
 
 	while ((fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666)) ==
 	    -1 && errno == EINTR && signals_fatal() == 0)
-		if (signals_take() & SIGNAL_INFO)
+		if (signals_take_only(SIGNAL_INFO) != 0)
 			report_info("%s %s: waiting for a reader; 0 bytes "
 			    "so far", option, text_safe(path));
 	if (fd == -1 && signals_fatal() != 0)

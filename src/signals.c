@@ -233,14 +233,20 @@ signals_timer(double interval)
 int
 signals_take(void)
 {
+	return signals_take_only(~0);
+}
+
+int
+signals_take_only(int want)
+{
 	sigset_t all, old;
 	int bits;
 
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
-	bits = arrived;
-	arrived = 0;
-	signal_pending = 0;
+	bits = arrived & want;
+	arrived &= ~want;
+	signal_pending = arrived != 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return bits;
 }

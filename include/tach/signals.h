@@ -38,6 +38,8 @@ void	signals_install_display(void);
 void	signals_timer(double interval);
 /* Returns and clears the SIGNAL_* bits that arrived. */
 int	signals_take(void);
+/* As signals_take, for the bits in want only: the others stay for later. */
+int	signals_take_only(int want);
 /* Sleeps until a signal arrives; then as signals_take(). */
 int	signals_wait(void);
 /* The terminating signal that arrived, or 0. */
