@@ -85,6 +85,7 @@ void
 relay_init(struct relay *r, int in, int out, const struct relay_config *c)
 {
 	long page = sysconf(_SC_PAGESIZE);
+	struct stat sb;
 	size_t alloc;
 	void *buf;
 	int fd = -1;
@@ -108,7 +109,10 @@ relay_init(struct relay *r, int in, int out, const struct relay_config *c)
 	if (c->sync)
 		writeback_init(&r->writeback, out);
 	(void)sparse_start(r, c->sparse);
+	r->out_streams = fstat(out, &sb) == 0 && (S_ISFIFO(sb.st_mode) ||
+	    S_ISSOCK(sb.st_mode) || S_ISCHR(sb.st_mode));
 	r->in_holes = true;
+	r->data_end = 0;
 	r->seen.keep = c->last_written < RELAY_SEEN_MAX ? c->last_written :
 	    RELAY_SEEN_MAX;
 	r->seen.lines = c->previous_line;
@@ -137,6 +141,7 @@ relay_next_input(struct relay *r, int in, size_t part)
 	r->in = in;
 	r->part = part;
 	r->in_holes = true;
+	r->data_end = 0;
 }
 
 int

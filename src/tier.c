@@ -331,16 +331,6 @@ tier_retry(struct relay *r, int error, bool input, enum relay_end *end)
 	return 0;
 }
 
-/* A write to fd can block once it has started: a pipe, socket, terminal. */
-static bool
-streams(int fd)
-{
-	struct stat sb;
-
-	return fstat(fd, &sb) == 0 && (S_ISFIFO(sb.st_mode) ||
-	    S_ISSOCK(sb.st_mode) || S_ISCHR(sb.st_mode));
-}
-
 /*
  * read(2) or write(2), timed for --stats.  Only a call that had to block
  * is waiting: one whose descriptor was not ready just before, or a write
@@ -353,7 +343,7 @@ tier_transfer(struct relay *r, bool input, void *buf, size_t len)
 	struct pollfd pfd = { .fd = input ? r->in : r->out,
 	    .events = input ? POLLIN : POLLOUT };
 	bool blocks = r->timed && (poll(&pfd, 1, 0) == 0 ||
-	    (!input && streams(r->out)));
+	    (!input && r->out_streams));
 	double since = blocks ? clock_now() : 0;
 	ssize_t n;
 
@@ -446,6 +436,12 @@ tier_input_hole(struct relay *r, size_t *len)
 		r->in_holes = false;
 		return 0;
 	}
+	/* within the data last found: its hole is known, nothing to ask */
+	if (at < r->data_end) {
+		if ((uint64_t)(r->data_end - at) < *len)
+			*len = (size_t)(r->data_end - at);
+		return 0;
+	}
 	if ((data = compat_seek_next(r->in, at, false)) == -1) {
 		/* past the last data: a hole to the end, or the end */
 		if (errno != ENXIO || fstat(r->in, &sb) == -1)
@@ -454,8 +450,9 @@ tier_input_hole(struct relay *r, size_t *len)
 	}
 	if (data <= at) {
 		/* data here: the offset has not moved; *len ends at a hole */
-		if ((hole = compat_seek_next(r->in, at, true)) > at &&
-		    (uint64_t)(hole - at) < *len)
+		hole = compat_seek_next(r->in, at, true);
+		r->data_end = hole > at ? hole : 0;
+		if (hole > at && (uint64_t)(hole - at) < *len)
 			*len = (size_t)(hole - at);
 		if (lseek(r->in, at, SEEK_SET) == -1)
 			return -1;

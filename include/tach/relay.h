@@ -116,6 +116,9 @@ struct relay {
 	bool		 sparse;	/* holes are made in the output */
 	bool		 zeros;		/* -O: and zeros in data become holes */
 	bool		 in_holes;	/* the input may have holes (not a pipe) */
+	off_t		 data_end;	/* its data runs to here, or 0: unknown */
+	/* out is a pipe, socket or terminal: a write may block partway */
+	bool		 out_streams;
 	uint64_t	 holes;		/* bytes left as holes */
 	uint64_t	 out_at;	/* the output's offset */
 	uint64_t	 sparse_from;	/* holes only here on (its size) */
