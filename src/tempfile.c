@@ -83,8 +83,11 @@ tempfile_place(const char *name, const char *path, bool replace)
 
 	if (replace)
 		return rename(name, path);
-	if (link(name, path) == 0)
-		return unlink(name) == -1 && errno != ENOENT ? -1 : 0;
+	/* placed: the name it was made under goes, as best it can */
+	if (link(name, path) == 0) {
+		(void)unlink(name);
+		return 0;
+	}
 	/* vfat, some network file systems: no hard links */
 	if (errno != EPERM && errno != ENOTSUP && errno != EOPNOTSUPP &&
 	    errno != ENOSYS)
