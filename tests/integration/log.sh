@@ -121,12 +121,16 @@ time.sleep(600)' "$WORK/logfifo" "$WORK/sized" &
 	cat "$WORK/logfifo" >"$WORK/logged" &
 	reader=$!
 	kill -STOP $reader
-	"$TACH" -q -i 0.01 -L 4m --log "$WORK/logfifo" <"$WORK/data" \
-	    >"$out" 2>"$WORK/err" &
+	# (the input held at a gate, so the copy cannot end before its rows
+	# fill the log's pipe)
+	close_gate
+	(head -c 1000 "$WORK/data"; eval "$GATED"; tail -c +1001 "$WORK/data") |
+	    "$TACH" -q -i 0.01 --log "$WORK/logfifo" >"$out" 2>"$WORK/err" &
 	copy=$!
 	check "a stopped FIFO reader: the log's write waits" wait_until 60 \
-	    grep -q pipe "/proc/$copy/wchan"
+	    grep -Eq 'pipe_(wait_)?writ' "/proc/$copy/wchan"
 	kill -CONT $reader
+	open_gate
 	wait $copy
 	check "…then goes on: exit 0 ($?)" [ $? -eq 0 ]
 	check "…nothing said ($(head -c 200 "$WORK/err"))" empty "$WORK/err"
