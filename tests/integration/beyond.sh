@@ -114,6 +114,7 @@ if command -v tmux >/dev/null; then
 	command -v strace >/dev/null &&
 	    st="env ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=openat,open,creat,mkdir,shmget,semget,msgget -o $WORK/trace"
 	close_gate
+	fresh_screen
 	run "clear; (head -c 1000000 /dev/zero; $GATED; head -c 1000000 /dev/zero) | ${st:+$st.1} '$TACH' -c -N one -l 2000000 | ${st:+$st.2} '$TACH' -c -N two -l 2000000 >/dev/null; echo rc=\$?"
 	check "-c: first bar at 50%" wait_for "one:  50%"
 	check "-c: second bar at 50%" wait_for "two:  50%"

@@ -16,6 +16,7 @@ check "--force draws to a file" grep -q "100%" "$WORK/err"
 row_starts() { screen | grep -q "^$1"; }
 no_row() { ! screen | grep -qF -- "$1"; }
 close_gate
+fresh_screen
 run "clear; (echo 'ssh: connect to host h port 22: Connection refused' >&2; $GATED) | '$TACH' -i 3600 -l 100 -p 'first: ' >/dev/null; echo rc=\$?"
 check "a message at the start" wait_for "Connection refused"
 check "…on a row of its own" row_starts 'ssh: connect'
@@ -24,6 +25,7 @@ open_gate
 check "…the closing line after it" wait_for "rc=0"
 check "…on its own row" row_starts 'first: '
 close_gate
+fresh_screen
 run "clear; (head -c 50 /dev/zero; $GATED) | '$TACH' -i 0.05 -l 100 -p 'ticked: ' >/dev/null; echo rc=\$?"
 check "the first tick draws the first frame" wait_for "ticked:  50%"
 open_gate
@@ -32,6 +34,7 @@ check "…and ends" wait_for "rc=0"
 # Half the input, then a stall at the gate: the bar stands at 50% and
 # keeps moving.
 close_gate
+fresh_screen
 run "clear; (head -c 1000000 /dev/zero; $GATED; head -c 1000000 /dev/zero) | '$TACH' -l 2000000 -p 'half: ' >/dev/null; echo rc=\$?"
 check "bar at 50%" wait_for "half:  50% ["
 line=$(screen | grep -F "half:")
@@ -55,6 +58,7 @@ check "line fits 100 columns ($width)" [ "$width" -le 99 ]
 
 # A resize: the next frames fit the new width.
 close_gate
+fresh_screen
 run "clear; (head -c 1000000 /dev/zero; $GATED) | '$TACH' -l 2000000 -p rs: >/dev/null; echo rc=\$?"
 wait_for "rs:  50%"
 tmx resize-window -x 60 2>/dev/null || tmx resize-pane -x 60
@@ -69,6 +73,7 @@ tmx resize-window -x 100 2>/dev/null || tmx resize-pane -x 100
 
 # A stalled consumer: the line keeps changing.
 close_gate
+fresh_screen
 run "clear; head -c 100000000 /dev/zero | '$TACH' -l 100000000 -p sc: | ($GATED; cat >/dev/null); echo rc=\$?"
 wait_for "sc:"
 check "stalled consumer: line still changes" changes "sc:"
@@ -76,6 +81,7 @@ open_gate
 wait_for "rc=0"
 
 # ^C: the line ends cleanly, the cursor comes back, the status is 130.
+fresh_screen
 run "clear; sleep 600 | '$TACH' -l 1000 -p ci:"
 wait_for "ci:   0%"
 tmx send-keys C-c
@@ -88,6 +94,7 @@ check "^C: status on its own line" sh -c "tmux -L '$sock' capture-pane -p | grep
 # A background job draws nothing and is not stopped; fg brings the bar.
 # The job holds its data at the gate until the screen has been read.
 close_gate
+fresh_screen
 run "clear; stty tostop; ($GATED; head -c 1000 /dev/zero) | '$TACH' -l 2000 -p bg: >/dev/null &"
 check "background job started" wait_for "[1]"
 # the job's tach has drawn its first frame by the time it reads stdin;
@@ -106,6 +113,7 @@ run "stty -tostop"
 # (the first half at 8 MiB/s, the rest at 2: full bars, then low ones);
 # to a file, only the numbers.
 head -c 4000000 /dev/zero >"$WORK/zeros"
+fresh_screen
 run "clear; (head -c 2000000 | '$TACH' -q -L 8M; '$TACH' -q -L 2M) <'$WORK/zeros' | '$TACH' -q --stats -i 0.05 >/dev/null"
 check "--stats: a sparkline on a terminal" wait_for "rate over the run: "
 spark=$(screen | grep -F "rate over the run: " | sed 's/.*rate over the run: //')

@@ -22,8 +22,7 @@ for form in filter cursor command; do
 	command) cmd="'$TACH' -i 0.05 -f '$WORK/feed' cp /dev/stdin '$out'" ;;
 	esac
 	rm -f "$out"
-	run clear
-	wait_for '$'
+	fresh_screen
 	run "touch '$WORK/started-$form'; $cmd; touch '$WORK/ended-$form'"
 	wait_until 60 started $form
 	tmx send-keys C-s
@@ -37,8 +36,7 @@ done
 
 # command mode ends in one line when cmd wrote nothing to the terminal
 random "$WORK/small" 3000000
-run clear
-wait_for '$'
+fresh_screen
 run "'$TACH' -i 0.05 -L 4m -f '$WORK/small' cp /dev/stdin '$out'; echo rc=\$?"
 check "command mode: done" wait_for "rc=0"
 snap >/dev/null
@@ -48,8 +46,7 @@ check "command mode: it is the last one" grep -q '100%.* avg ' "$WORK/snap"
 
 # -c and ^C: the last line starts at the row's start, over the echoed ^C,
 # and fits the width: it does not wrap onto a second row
-run clear
-wait_for '$'
+fresh_screen
 run "sleep 600 | '$TACH' -c -l 1000 -N cc"
 wait_for "cc:   0%"
 tmx send-keys C-c
@@ -65,8 +62,7 @@ check "-c ^C: nothing wrapped (widest $w)" [ "$w" -le 100 ]
 
 # --wait-for with nothing to watch yet, ended by ^C: no blank rows above
 # the prompt (the empty block was drawn as one)
-run clear
-wait_for '$'
+fresh_screen
 run "'$TACH' -d tach-edges-none --wait-for"
 wait_for "waiting for a process named tach-edges-none"
 tmx send-keys C-c

@@ -13,6 +13,7 @@ shows_as() { cmdline "$1" | grep -qF -- "$2"; }
 # The window's title, in tmux (TERM=screen: xterm's sequence)
 tmx select-pane -T before
 close_gate
+fresh_screen
 run "clear; (head -c 1000000 /dev/zero; $GATED; head -c 1000000 /dev/zero) | '$TACH' -x window -N copy -l 2000000 >/dev/null; echo rc=\$?"
 check "the window's title at 50%" wait_until 60 titled "copy: 50% 977 KiB "
 check "…and the bar drawn as ever" wait_for "copy:  50% ["
@@ -25,6 +26,7 @@ check "the title as it was before" wait_until 60 titled before
 # TERM=tmux-256color: the title by terminfo's status line, the same stack
 tmx select-pane -T before
 close_gate
+fresh_screen
 run "clear; (head -c 1000000 /dev/zero; $GATED; head -c 1000000 /dev/zero) | TERM=tmux-256color '$TACH' -x window -N tm -l 2000000 >/dev/null; echo rc=\$?"
 check "tmux-256color: the title at 50%" wait_until 60 titled "tm: 50%"
 open_gate
@@ -33,6 +35,7 @@ check "…the title as it was before" wait_until 60 titled before
 # a terminal that stopped reading (^S) at the end: the title still put back
 tmx select-pane -T before
 close_gate
+fresh_screen
 run "clear; (head -c 1000000 /dev/zero; $GATED; head -c 1000000 /dev/zero) | '$TACH' -x window -N held -i 0.05 -l 2000000 >'$WORK/held.out'; echo rc=\$? >'$WORK/held.rc'"
 check "^S: the title at 50%" wait_until 60 titled "held: 50%"
 tmx send-keys C-s
@@ -44,6 +47,7 @@ check "…the output exact" [ "$(wc -c <"$WORK/held.out")" -eq 2000000 ]
 # pv's long name; -q draws no bar, the title still moves
 tmx select-pane -T before
 close_gate
+fresh_screen
 run "clear; (head -c 1000000 /dev/zero; $GATED; head -c 1000000 /dev/zero) | '$TACH' -q -x windowtitle:'%b %{name}' -N q >/dev/null; echo rc=\$?"
 check "-q: the title only, -F's fields" wait_until 60 titled "977 KiB q"
 open_gate
@@ -52,10 +56,12 @@ snap >/dev/null
 lacks "…no bar drawn" "$WORK/snap" 'KiB'
 # A background job sets no title, as it draws no bar
 tmx select-pane -T before
+fresh_screen
 run "clear; '$TACH' -x window -f /dev/null & wait; echo rc=\$?"
 check "a background job" wait_for "rc=0"
 check "…leaves the title alone" [ "$(title)" = before ]
 # A terminal with no title to set is sent nothing for one
+fresh_screen
 run "clear; TERM=vt100 '$TACH' -x window -N plain -l 3000 </dev/null >/dev/null 2>&1; echo rc=\$?"
 check "no title on a vt100" wait_for "rc=0"
 check "…the title left alone" [ "$(title)" = before ]

@@ -152,6 +152,7 @@ cols() { while IFS= read -r l; do printf '%s' "$l" | wc -m; done; }
 # -c with the prompt on the last row of a full screen: three instances,
 # one line each, and every final line stays, once.
 close_gate
+fresh_screen
 run "clear; seq 1 100"
 wait_for "100"
 run "(head -c 1000000 /dev/zero; $GATED; head -c 1000000 /dev/zero) | '$TACH' -c -N raw -l 2000000 | '$TACH' -c -N mid -l 2000000 | '$TACH' -c -N gz -l 2000000 >/dev/null; echo rc=\$?"
@@ -169,6 +170,7 @@ lacks "-c full screen: no line left at 0% or 50%" "$WORK/snap" "^(raw|mid|gz): +
 
 # -w wider than the terminal is clamped to it.
 close_gate
+fresh_screen
 run "clear; (head -c 1000 /dev/zero; $GATED) | '$TACH' -w 300 -l 2000 -p wide: >/dev/null; echo rc=\$?"
 check "-w 300: drawn" wait_for "wide:  50%"
 w=$(screen | grep -F "wide:" | cols | head -n 1)
@@ -178,6 +180,7 @@ wait_for "rc=0"
 
 # Unicode in -p and -N: text, not escapes.
 close_gate
+fresh_screen
 run "clear; (head -c 1000 /dev/zero; $GATED) | '$TACH' -l 2000 -N 'cafe$(printf '\314\201')' -p 'a$(printf '\342\200\213')b' >/dev/null; echo rc=\$?"
 check "unicode: drawn" wait_for "$(printf 'cafe\314\201'): a"
 snap >/dev/null
@@ -189,6 +192,7 @@ wait_for "rc=0"
 # -L after ^Z and fg: the stop earns no burst.  On tach's own clock (JSON
 # elapsed leaves the stop out) it is never more than a chunk ahead.
 : >"$WORK/json"
+fresh_screen
 run "clear; head -c 400000 /dev/zero | '$TACH' -L 100k --format json -i 0.1 2>'$WORK/json' >/dev/null"
 check "-L ^Z: under way" wait_until 60 grep -q '"bytes":[1-9]' "$WORK/json" 2>/dev/null
 tmx send-keys C-z

@@ -198,6 +198,15 @@ tmux_session() {
 	wait_for '$' 60 || { echo "tmux: no prompt" >&2; exit 1; }
 }
 tmx() { tmux -L "$sock" "$@"; }
+# fresh_screen: the screen cleared, its history gone and the prompt alone
+# on it, so that a wait_for cannot be met by what the last command left
+# (its "rc=0"), as it could with "clear; cmd" typed in one line
+prompt_alone() { [ "$(tmx capture-pane -p | grep -v '^$')" = '$' ]; }
+fresh_screen() {
+	run clear
+	wait_until 60 prompt_alone || fail "the screen would not clear"
+	tmx clear-history
+}
 screen() { tmx capture-pane -p -J "$@"; }
 cursor() { tmx display-message -p '#{cursor_flag}'; }
 run() { tmx send-keys -l "$*"; tmx send-keys Enter; }

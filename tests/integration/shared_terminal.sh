@@ -36,13 +36,12 @@ once() { [ "$(count "$1")" -eq 1 ]; }
 prompt_last() {
 	[ "$(tmx capture-pane -p | grep -v '^$' | tail -n 1)" = '$' ]
 }
-fresh() { tmx clear-history; run "clear"; wait_until 60 prompt_last; }
 
 # Stacked -c under tar -v on a full 100x14 screen: every name stays, in
 # the screen or its history, and each bar leaves one final line.
 tmx resize-window -x 100 -y 14
-fresh
-run "seq -f 'filler %g' 1 30; cd '$WORK' && tar cvf - tree | '$TACH' -c -N raw -L 2m | gzip -1 | '$TACH' -c -N gz >x.tgz; echo rc=\$?; cd /"
+fresh_screen
+run "clear; seq -f 'filler %g' 1 30; cd '$WORK' && tar cvf - tree | '$TACH' -c -N raw -L 2m | gzip -1 | '$TACH' -c -N gz >x.tgz; echo rc=\$?; cd /"
 check "stacked -c: done" wait_for "rc=0" 120
 for i in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20; do
 	once "tree/file$i" || fail "stacked -c: tar's tree/file$i is lost"
@@ -58,7 +57,7 @@ check "stacked -c: no janitor left" wait_until 60 sh -c \
     "! pgrep -f 'janitor for -[c] of pid' >/dev/null"
 
 # Six warnings written to stderr while two -c bars are up are all kept.
-fresh
+fresh_screen
 close_gate
 run "seq -f 'filler %g' 1 30; ($GATED; for i in 1 2 3 4 5 6; do echo warning \$i >&2; done; cat '$WORK/data') | '$TACH' -c -N one -L 2m | '$TACH' -c -N two >/dev/null; echo rc=\$?"
 wait_for "one: " && wait_for "two: "
@@ -72,7 +71,7 @@ check "warnings: the bars left one line each" sh -c \
 
 # Keys typed while -c draws are the shell's: tach never reads the
 # terminal (no cursor query), so nothing is swallowed or left queued.
-fresh
+fresh_screen
 close_gate
 run "($GATED; cat '$WORK/data') | env ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=openat,write,read -e signal=none -x -o '$WORK/trace' '$TACH' -c -N typed >/dev/null"
 wait_for "typed: "
@@ -91,7 +90,7 @@ check "typed ahead: /dev/tty opened (for the locks)" grep -q '"/dev/tty"' "$WORK
 check "typed ahead: nothing read from it" tty_reads "$WORK/trace"
 
 # ^Z and fg: the job lines stay, and the bars come back below them.
-fresh
+fresh_screen
 close_gate
 run "(cat '$WORK/data'; $GATED; cat '$WORK/data') | '$TACH' -c -N za -l 2000000 | '$TACH' -c -N zb -l 2000000 >/dev/null"
 wait_for "za:  50%" && wait_for "zb:  50%"
@@ -112,7 +111,7 @@ check "fg: one final line each" sh -c "[ \$(tmux -L '$sock' capture-pane -p -J |
 
 # A resize while -c draws: the terminal reflows, and no piece of a live
 # line is left anywhere, least of all on the prompt's row.
-fresh
+fresh_screen
 close_gate
 run "(cat '$WORK/data'; $GATED; cat '$WORK/data') | '$TACH' -c -N ra -l 2000000 | '$TACH' -c -N rb -l 2000000 >/dev/null; echo rc=\$?"
 wait_for "ra:  50%" && wait_for "rb:  50%"
@@ -126,7 +125,7 @@ check "resize: no piece of a live line" [ "$(count ETA)" = 0 ]
 tmx resize-window -x 100 -y 30
 
 # tach's own messages start on a line of their own, after the bar.
-fresh
+fresh_screen
 mkfifo "$WORK/fifo"
 run "'$TACH' -f '$WORK/fifo' -f '$WORK/nosuch' -l 2000000 >/dev/null; echo rc=\$?"
 head -c 1000000 "$WORK/data" >"$WORK/fifo" &
@@ -135,7 +134,7 @@ wait
 check "message: at the start of a line" wait_until 60 sh -c \
     "tmux -L '$sock' capture-pane -p -J | grep -q '^tach: .*nosuch: No such file or directory'"
 check "message: status 1" wait_for "rc=1"
-fresh
+fresh_screen
 close_gate
 run "(cat '$WORK/data'; $GATED) | '$TACH' -l 2000000 -N usr1 >/dev/null; echo rc=\$?"
 wait_for "usr1:  50%"
@@ -148,15 +147,15 @@ open_gate
 wait_for "rc=0"
 
 # Command mode: what cmd writes at its end goes below the bar, not after.
-fresh
-run "'$TACH' -f '$WORK/data' -N sum sha256sum; echo rc=\$?"
+fresh_screen
+run "clear; '$TACH' -f '$WORK/data' -N sum sha256sum; echo rc=\$?"
 check "cmd's output: done" wait_for "rc=0"
 check "cmd's output: on a line of its own" sh -c \
     "tmux -L '$sock' capture-pane -p -J | grep -qx '[0-9a-f]\\{64\\}  -'"
 
 # The cursor is never hidden, not while drawing, not after kill -9.
-fresh
-run "sleep 600 | '$TACH' -N k9 -l 1000"
+fresh_screen
+run "clear; sleep 600 | '$TACH' -N k9 -l 1000"
 wait_for "k9:   0%"
 check "cursor: shown while drawing" [ "$(cursor)" = 1 ]
 pkill -KILL -f -- "-N k9"
@@ -165,8 +164,8 @@ tmx send-keys C-c
 
 # kill -9 of a -c instance: its janitor resets the scrolling region and
 # clears the row, so the shell has the whole window again.
-fresh
-run "sleep 600 | '$TACH' -c -N k9c -l 1000"
+fresh_screen
+run "clear; sleep 600 | '$TACH' -c -N k9c -l 1000"
 wait_for "k9c:   0%"
 check "-c: a janitor, named as one" wait_until 60 pgrep -f "janitor for -[c] of pid" >/dev/null
 check "-c: kill -9" pkill -KILL -f -- "^$TACH -c -N k9c"
@@ -176,6 +175,7 @@ check "kill -9: the janitor clears the row" wait_until 60 sh -c \
     "! tmux -L '$sock' capture-pane -p | grep -q k9c:"
 tmx send-keys C-c
 wait_until 60 prompt_last
+fresh_screen
 run "clear; seq 1 60"
 last_row() { [ "$(tmx capture-pane -p | tail -n 1)" = '$' ]; }
 check "kill -9: the prompt on the last row again" wait_until 60 last_row
@@ -187,7 +187,7 @@ check "kill -9: the janitor is gone" wait_until 60 sh -c \
 
 # TERM=dumb: -c falls back to the plain line, for one instance only, and
 # no escape sequence at all is written.
-fresh
+fresh_screen
 close_gate
 # LeakSanitizer cannot run under ptrace (the sanitizer build)
 st="env ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=write -e signal=none -x -o $WORK/dumb"
@@ -223,7 +223,7 @@ LD_PRELOAD=$BADBLOCKS TACH_BAD_FILE=$PWD/$h TACH_BAD_RANGES=0-4096 \
     "$TACH" -E -q -f "$h" >/dev/null
 echo "rc3=$?"
 EOF
-fresh
+fresh_screen
 title=$(tmx display-message -p '#{pane_title}')
 run "TACH='$TACH' BADBLOCKS='${BADBLOCKS:-}' sh '$WORK/names.sh' '$WORK'"
 check "names: all three ran" wait_for "rc3="

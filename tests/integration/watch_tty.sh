@@ -15,6 +15,7 @@ no_row() { [ "$(rows "$1")" -eq 0 ]; }
 say "open $WORK/one"
 fda=$(answer)
 # the watch's own stdout (the ack file) is a file the reader has open too
+fresh_screen
 run "clear; '$TACH' -d $reader -i 0.05 3>&-; echo rc=\$?"
 check "the file's line" wait_for "$WORK/one   0%"
 say "read $fda 1500000"
@@ -46,6 +47,7 @@ wait "$reader"
 start_reader
 say "open $WORK/one"
 say "open $WORK/two"
+fresh_screen
 run "clear; TERM=dumb '$TACH' -d $reader -i 0.05 3>&-; echo rc=\$?"
 check "dumb: says only one line can be shown" \
     wait_for "cannot move the cursor up: one line is shown"
@@ -71,6 +73,7 @@ cp "$(command -v sleep)" "$WORK/slp"
 first=$!
 "$WORK/slp" 300 3<"$WORK/two" &
 second=$!
+fresh_screen
 run "clear; '$TACH' -d slp -i 0.05; echo rc=\$?"
 check "by name: both lines" wait_until 60 sh -c \
     "tmux -L '$sock' capture-pane -p | grep -q 'slp $second: .*/two ' &&
@@ -96,6 +99,7 @@ say "open $WORK/one"
 hostile=$WORK/$(printf 'h\033]0;owned\007\033[2Jx')
 mv "$WORK/one" "$hostile"
 title=$(tmx display-message -p '#{pane_title}')
+fresh_screen
 run "clear; echo marker-before; '$TACH' -d $reader -i 0.05 3>&-; echo rc=\$?"
 check "hostile path: drawn escaped (its end)" wait_for '\x07\x1b[2Jx'
 exec 3>&-
