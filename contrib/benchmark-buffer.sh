@@ -137,4 +137,4 @@ END {
 		m = median(v[k])
 		printf "%-22s %10.2f%s\n", k, m, (k in r) ? "  rss " r[k] " MiB" : ""
 	}
-}' "$results" | sort >"$report"
+}' "$results" | sort >&4

@@ -2,7 +2,7 @@
 # scratch directory, and the median the reports are made of.
 #
 # Set rounds and gib (the defaults) and needs (the tools) before sourcing;
-# afterwards tach, report, work and results are set.
+# afterwards tach, work and results are set, and fd 4 takes the report.
 while getopts r:g:o: opt; do
 	case $opt in
 	r) rounds=$OPTARG ;;
@@ -12,14 +12,16 @@ while getopts r:g:o: opt; do
 	esac
 done
 shift $((OPTIND - 1))
-report=${report:-/dev/stdout}
+# the report on fd 4: stdout itself, not reopened (a reopened
+# /dev/stdout that is a file would be truncated, losing what was before)
+if [ -n "${report:-}" ]; then exec 4>"$report"; else exec 4>&1; fi
 tach=$(realpath "${1:-build/tach}")
 for tool in $needs; do
 	command -v "$tool" >/dev/null || { echo "$0: needs $tool" >&2; exit 1; }
 done
 
 work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || :; rm -rf "$work"' EXIT
 results=$work/results
 
 # An awk function: the median of the numbers in a blank-separated list.

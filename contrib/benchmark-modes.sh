@@ -109,4 +109,4 @@ done
 			    k[1], k[2], med[order[i]], lo[order[i]], hi[order[i]], vs, cpu, d
 		}
 	}' "$results"
-} >"$report"
+} >&4

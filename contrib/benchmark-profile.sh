@@ -126,4 +126,4 @@ done
 				print line " |"
 			}
 	}' "$results"
-} >"$report"
+} >&4

@@ -128,4 +128,4 @@ done
 			    k[1], k[2], med[order[i]], lo[order[i]], hi[order[i]], pv, bare, cpu, all, cores, rss
 		}
 	}' "$results"
-} >"$report"
+} >&4

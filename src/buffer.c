@@ -115,6 +115,8 @@ struct relay_ring {
 	int		 error;		/* 0: the input's end (or -S's) */
 	bool		 quit;		/* the writer is done: stop reading */
 	bool		 waiting;	/* the writer waits on more[0] */
+	size_t		 wake_at;	/* for a fill of this, or the end */
+	double		 woke;		/* when its last wait ended */
 	int		 more[2];	/* reader to writer: bytes, or the end */
 	int		 stop[2];	/* writer to reader: quit */
 };
@@ -402,11 +404,11 @@ tell(int fd)
 		;
 }
 
-/* Tells the writer, if it waits, that the ring changed.  Locked. */
+/* Tells the writer, if it waits for what the ring now holds.  Locked. */
 static void
 nudge(struct relay_ring *g)
 {
-	if (g->waiting) {
+	if (g->waiting && (g->filled >= g->wake_at || g->ended)) {
 		g->waiting = false;
 		tell(g->more[1]);
 	}
@@ -617,7 +619,7 @@ fill(void *arg)
 		nudge(g);
 		pthread_mutex_unlock(&g->lock);
 		/* fewer, larger moves: fewer wakes of the writer too */
-		tier_let_fill(&pace, r->in, (size_t)n);
+		tier_let_fill(&pace, r->in, (size_t)n, (size_t)n < len);
 	}
 	pthread_mutex_lock(&g->lock);
 	g->ended = true;
@@ -627,6 +629,61 @@ fill(void *arg)
 	return NULL;
 }
 
+/* The writer's wake-ups, read: one read, unless it found more than that. */
+static void
+drain_wakes(struct relay_ring *g)
+{
+	char drain[64];
+
+	while (read(g->more[0], drain, sizeof(drain)) == (ssize_t)sizeof(drain))
+		;
+}
+
+/*
+ * Waits on more[0] with the lock let go, at most timeout ms (-1: no
+ * bound), for a fill of wake_at or the reader's end; counts the wait as
+ * the output's for the input.  False, with *end set, when a signal says
+ * stop.  Returns with the lock held.
+ */
+static bool
+wait_woken(struct relay *r, struct relay_ring *g, size_t wake_at,
+    int timeout, enum relay_end *end)
+{
+	struct pollfd pfd = { .fd = g->more[0], .events = POLLIN };
+	double since, waited;
+
+	g->waiting = true;
+	g->wake_at = wake_at;
+	pthread_mutex_unlock(&g->lock);
+	since = clock_now();
+	(void)poll(&pfd, 1, timeout);
+	waited = clock_now() - since;
+	if (r->timed)
+		r->wait_in += waited;
+	drain_wakes(g);
+	pthread_mutex_lock(&g->lock);
+	g->waiting = false;
+	g->empty += waited;
+	pthread_mutex_unlock(&g->lock);
+	if (!tier_serviced(r)) {
+		*end = RELAY_STOPPED;
+		return false;
+	}
+	pthread_mutex_lock(&g->lock);
+	return true;
+}
+
+/*
+ * A writer back within GATHER_S of its last wait's end meets a trickle:
+ * it lets the bytes gather, to GATHER_BYTES or for GATHER_S from that
+ * end, so that the output gets one write and this thread one wake every
+ * few milliseconds, not one for each of the input's writes (mbuffer holds
+ * them for a whole block, without bound).  Bytes after a pause, and a
+ * stream that keeps GATHER_BYTES in the ring, are not held at all.
+ */
+#define GATHER_S	0.005
+#define GATHER_BYTES	(64 * 1024)
+
 /*
  * Waits until the ring holds bytes, as many as write_at once it ran
  * empty, or the reader has ended; false, with *end set, when a signal
@@ -635,34 +692,28 @@ fill(void *arg)
 static bool
 wait_for_bytes(struct relay *r, struct relay_ring *g, enum relay_end *end)
 {
-	struct pollfd pfd = { .fd = g->more[0], .events = POLLIN };
-	char drain[64];
-	double since, waited;
+	double until, now;
+	bool waited = false;
 
 	pthread_mutex_lock(&g->lock);
 	if (g->filled == 0)
 		g->writing = false;
+	until = g->woke + GATHER_S;
+	while (!g->ended && g->filled < GATHER_BYTES &&
+	    (now = clock_now()) < until) {
+		waited = true;
+		if (!wait_woken(r, g, GATHER_BYTES,
+		    (int)((until - now) * 1000) + 1, end))
+			return false;
+	}
 	while (!g->ended && (g->writing ? g->filled == 0 :
 	    g->filled < g->write_at)) {
-		g->waiting = true;
-		pthread_mutex_unlock(&g->lock);
-		since = clock_now();
-		(void)poll(&pfd, 1, -1);
-		waited = clock_now() - since;
-		/* the output waits for the input */
-		if (r->timed)
-			r->wait_in += waited;
-		while (read(g->more[0], drain, sizeof(drain)) > 0)
-			;
-		pthread_mutex_lock(&g->lock);
-		g->empty += waited;
-		pthread_mutex_unlock(&g->lock);
-		if (!tier_serviced(r)) {
-			*end = RELAY_STOPPED;
+		waited = true;
+		if (!wait_woken(r, g, g->writing ? 1 : g->write_at, -1, end))
 			return false;
-		}
-		pthread_mutex_lock(&g->lock);
 	}
+	if (waited)
+		g->woke = clock_now();
 	g->writing = true;
 	return true;
 }
@@ -824,6 +875,8 @@ buffer_run(struct relay *r, enum relay_end *end)
 	ring_empty(g);
 	g->filled = 0;
 	g->ended = g->quit = g->waiting = g->no_splice = false;
+	g->wake_at = 1;
+	g->woke = -1;
 	g->error = 0;
 	/* reads and writes of a megabyte, not of a small pipe's 64 KiB */
 	compat_grow_pipe(r->in, FILL_MAX);

@@ -58,7 +58,7 @@ tier_pace_start(struct tier_pace *p, int in)
 }
 
 void
-tier_let_fill(struct tier_pace *p, int in, size_t moved)
+tier_let_fill(struct tier_pace *p, int in, size_t moved, bool drained)
 {
 	struct timespec now, pause;
 	int queued;
@@ -67,7 +67,7 @@ tier_let_fill(struct tier_pace *p, int in, size_t moved)
 	if (p == NULL || p->capacity == 0 ||
 	    clock_gettime(CLOCK_MONOTONIC, &now) == -1)
 		return;		/* files: no pipe to fill */
-	if (ioctl(in, FIONREAD, &queued) == -1 || queued < 0)
+	if (drained || ioctl(in, FIONREAD, &queued) == -1 || queued < 0)
 		queued = 0;
 	ns = pace_after(&p->pace, (double)now.tv_sec +
 	    (double)now.tv_nsec / 1e9, moved, (size_t)queued, p->capacity);

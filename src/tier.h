@@ -58,7 +58,8 @@ void			 ring_free(struct relay_ring *g);
  * next: a producer writing 4 KiB or 64 KiB blocks otherwise wakes tach
  * for every block.  The pause follows the stream's rate (pace_after), so
  * a small pipe is not left full with its writer stopped, and a trickle
- * is never held back.  No byte waits in tach: it waits in the pipe.
+ * is never held back.  No byte waits in tach: it waits in the pipe (the
+ * buffer tier alone gathers a trickle, for at most a few milliseconds).
  */
 struct tier_pace {
 	struct pace	 pace;
@@ -67,8 +68,13 @@ struct tier_pace {
 
 /* Pacing for the input in, from the thread that moves out of it. */
 void		tier_pace_start(struct tier_pace *p, int in);
-/* moved bytes came out of in: waits while it fills, if p is not NULL. */
-void		tier_let_fill(struct tier_pace *p, int in, size_t moved);
+/*
+ * moved bytes came out of in: waits while it fills, if p is not NULL.
+ * drained: fewer came than were asked for, so in is taken as empty
+ * without asking it (a trickle's every move would ask).
+ */
+void		tier_let_fill(struct tier_pace *p, int in, size_t moved,
+		    bool drained);
 /*
  * Bytes the next call may move (paced by -L, bounded by -S); 0 to stop,
  * with *end saying why (RELAY_AT_SIZE or RELAY_STOPPED).  *end is

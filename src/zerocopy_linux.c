@@ -73,7 +73,7 @@ moved(struct relay *r, ssize_t n, const unsigned char *data, enum side side,
 	if (n > 0) {
 		if (!tier_count(r, data, (size_t)n, end))
 			return -1;
-		tier_let_fill(paced, r->in, (size_t)n);
+		tier_let_fill(paced, r->in, (size_t)n, false);
 		return 1;
 	}
 	if (n == 0)

@@ -10,6 +10,8 @@
  *   socket-out FILE CMD...   CMD's stdout is a socket drained into FILE
  *   group CMD...             CMD in its own process group, as a shell
  *                            job would be (for foreground tests)
+ *   trickle COUNT BYTES      COUNT writes of BYTES on stdout, one a
+ *                            millisecond (a producer of small writes)
  *   reader                   a reader that the test steps (for -d): a
  *                            command a line on stdin ("open PATH",
  *                            "read FD BYTES", "create PATH", "write FD
@@ -24,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static void
@@ -42,6 +45,33 @@ pump(int from, int to)
 		}
 	if (n < 0)
 		err(1, "pump read");
+}
+
+/* COUNT writes of BYTES bytes ('t'), each due a millisecond after the last. */
+static int
+trickle(const char *count, const char *bytes)
+{
+	char buf[4096];
+	struct timespec due;
+	long n = strtol(count, NULL, 10), len = strtol(bytes, NULL, 10);
+
+	if (n < 0 || len <= 0 || len > (long)sizeof(buf))
+		errx(2, "trickle: COUNT >= 0, 0 < BYTES <= %zu", sizeof(buf));
+	memset(buf, 't', (size_t)len);
+	clock_gettime(CLOCK_MONOTONIC, &due);
+	while (n-- > 0) {
+		if (write(1, buf, (size_t)len) != len)
+			err(1, "trickle write");
+		due.tv_nsec += 1000000;
+		if (due.tv_nsec >= 1000000000) {
+			due.tv_sec++;
+			due.tv_nsec -= 1000000000;
+		}
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &due,
+		    NULL) != 0)
+			;
+	}
+	return 0;
 }
 
 /* The stepped reader: nothing moves but what the test asks for. */
@@ -110,8 +140,10 @@ main(int argc, char *argv[])
 
 	if (argc == 2 && strcmp(argv[1], "reader") == 0)
 		return reader();
+	if (argc == 4 && strcmp(argv[1], "trickle") == 0)
+		return trickle(argv[2], argv[3]);
 	if (argc < 3)
-		errx(2, "usage: helper nonblock|socket-in|socket-out|group|reader ...");
+		errx(2, "usage: helper nonblock|socket-in|socket-out|group|reader|trickle ...");
 	if (strcmp(argv[1], "nonblock") == 0) {
 		for (fd = 0; fd <= 1; fd++)
 			if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) |

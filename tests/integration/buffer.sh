@@ -136,7 +136,24 @@ if command -v strace >/dev/null; then
 	    "$WORK/err"
 fi
 
-# SIGTERM with bytes held: tach dies of it, as without a buffer.
+# A trickle (400 writes of 64 bytes, one a millisecond) is gathered: the
+# output gets fewer writes than the input's, by half at least, and every
+# byte.  A lone write goes on at once, while its input is still open.
+if command -v strace >/dev/null; then
+	"$HELPER" trickle 400 64 | env ASAN_OPTIONS=detect_leaks=0 strace -f \
+	    -qq -o "$WORK/trace" -e trace=write,splice "$TACH" -q -b 8M \
+	    >"$WORK/out"
+	check "trickle: every byte" [ "$(wc -c <"$WORK/out")" -eq 25600 ]
+	outs=$(grep -cE '(write\(1,|splice\([0-9]+, NULL, 1,)' "$WORK/trace")
+	check "trickle: gathered ($outs writes out for 400 in)" \
+	    [ "$((outs >= 1 && outs <= 200))" = 1 ]
+fi
+close_gate
+(printf lone; eval "$GATED") | "$TACH" -q -b 8M >"$WORK/out" &
+check "trickle: a lone write is not held" wait_until 60 test -s "$WORK/out"
+open_gate
+wait
+
 rm -f "$WORK/released"
 mkfifo "$WORK/fifo"
 { head -c 8000000 "$WORK/data"; : >"$WORK/released"; } |
