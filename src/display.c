@@ -327,7 +327,7 @@ display_start(struct display *d, const struct options *opts,
 	d->json = opts->json;
 	d->stats = opts->stats;
 	d->lines = opts->separator != -1;
-	d->byte_unit = options_byte_unit(opts);
+	d->byte_unit = opts->byte_unit;
 	d->unit = d->lines ? RENDER_LINES : d->byte_unit;
 	d->origin = clock_now();
 	d->window = opts->average_window;

@@ -772,7 +772,7 @@ static bool
 flag_option(struct options *opts, int ch)
 {
 	switch (ch) {
-	case '8': opts->bits = true; break;
+	case '8': opts->bits = true; opts->byte_unit = RENDER_BITS; break;
 	case 'c': opts->cursor = true; break;
 	case 'E': opts->skip_errors = true; break;
 	case 'e': opts->stderr_bar = true; break;
@@ -781,7 +781,11 @@ flag_option(struct options *opts, int ch)
 	case 'X': opts->discard = true; break;
 	case 'O': opts->sparse = true; break;
 	case 'K': opts->direct = true; break;
-	case 'k': opts->si = true; break;
+	case 'k':
+		opts->si = true;
+		if (!opts->bits)
+			opts->byte_unit = RENDER_SI;
+		break;
 	case 'g': opts->gauge = true; break;
 	case 'S': opts->stop_at_size = true; break;
 	case 'W': opts->wait = true; break;
@@ -1261,10 +1265,4 @@ options_sees(const struct options *opts)
 		return 0;
 	return RENDER_SEES_LINE | (opts->last_written != 0 ?
 	    RENDER_SEES_LAST : 0);
-}
-
-enum render_unit
-options_byte_unit(const struct options *opts)
-{
-	return opts->bits ? RENDER_BITS : opts->si ? RENDER_SI : RENDER_BYTES;
 }

@@ -55,6 +55,8 @@ struct options {
 	bool		  numeric;	/* -n: a percentage a line */
 	bool		  bits;		/* -8: amounts in bits */
 	bool		  si;		/* -k: powers of 1000, shown and read */
+	/* what a byte count is shown in: bytes, -8's bits, -k's SI */
+	enum render_unit  byte_unit;
 	enum render_style bar_style;	/* -u */
 	bool		  gauge;	/* -g: no size, a bar of the rate */
 	bool		  json;		/* --format json */
@@ -102,8 +104,6 @@ enum options_result	options_parse(struct options *opts, int argc,
 void			options_free(struct options *opts);
 /* What of the bytes moved a copy sees, for %A and %L (RENDER_SEES_*). */
 unsigned		options_sees(const struct options *opts);
-/* What a byte count is shown in: bytes, -8's bits or -k's powers of 1000. */
-enum render_unit	options_byte_unit(const struct options *opts);
 /*
  * options_parse, then acts on its result: returns only to run; exits 0
  * after --help or --version (1 if stdout cannot take them), 1 on misuse.

@@ -103,6 +103,11 @@ struct relay {
 	double		 limit_stopped;	/* -L: seconds stopped (^Z), unpaid */
 	unsigned char	*buf;		/* page-aligned, bufsize bytes */
 	struct relay_ring *ring;	/* -b as a buffer, or NULL */
+	/*
+	 * The buffer tier's fill, while it runs (else NULL): set by the
+	 * tier, so that what all tiers share (tier.c) calls nothing above
+	 */
+	bool		(*ring_fill)(const struct relay *, struct relay_fill *);
 	bool		 has_fill;	/* relay_free kept its last fill: */
 	struct relay_fill fill;
 	uint64_t	 undelivered;	/* read into it, not written: lost */

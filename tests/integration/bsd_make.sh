@@ -25,7 +25,7 @@ check "its version is the CMake build's" [ "$("$WORK/obj/tach" --version)" = \
 srcs=$(MAKEOBJDIR=$WORK/obj bmake -C "$SOURCE_DIR/contrib/bsd" \
     TACHSRC="$SOURCE_DIR" -V SRCS)
 missing=
-for f in "$SOURCE_DIR"/src/*.c; do
+for f in "$SOURCE_DIR"/src/*.c "$SOURCE_DIR"/src/*/*.c; do
 	f=${f##*/}
 	case $f in
 	zerocopy_linux.c|compat_pipes_linux.c|procfd_freebsd.c|procfd_netbsd.c|procfd_darwin.c|\
@@ -39,7 +39,8 @@ for os in FreeBSD NetBSD Darwin; do
 	absent=
 	for f in $(bmake -C "$SOURCE_DIR/contrib/bsd" TACHSRC="$SOURCE_DIR" \
 	    OPSYS=$os -V SRCS); do
-		[ -f "$SOURCE_DIR/src/$f" ] || absent="$absent $f"
+		set -- "$SOURCE_DIR"/src/$f "$SOURCE_DIR"/src/*/$f
+		[ -f "$1" ] || [ -f "$2" ] || absent="$absent $f"
 	done
 	check "$os's SRCS are all there (absent:${absent:- none})" [ -z "$absent" ]
 done

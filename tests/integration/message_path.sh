@@ -7,10 +7,10 @@
 
 src=$SOURCE_DIR/src
 calls=$(grep -nE '(^|[^_[:alnum:]])(err|errx|errc|warn|warnx|warnc|verr|verrx|vwarn|vwarnx|perror)\(' \
-    "$src"/*.c | grep -v '^[^:]*/message\.c:' || true)
+    "$src"/*.c "$src"/*/*.c | grep -v '^[^:]*/message\.c:' || true)
 check "no err(3) or warn(3) call outside the reporter: ${calls:-none}" \
     [ -z "$calls" ]
-direct=$(grep -nE 'f(printf|puts)\(stderr|putc\([^,]*, *stderr' "$src"/*.c |
+direct=$(grep -nE 'f(printf|puts)\(stderr|putc\([^,]*, *stderr' "$src"/*.c "$src"/*/*.c |
     grep -vE '^[^:]*/(message|report|options)\.c:' || true)
 check "stderr written only by the reporter and the usage: ${direct:-none}" \
     [ -z "$direct" ]

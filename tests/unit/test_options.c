@@ -126,14 +126,16 @@ display_options(void **state)
 	assert_int_equal(opts.rate_limit, 2000);
 	assert_int_equal(opts.bufsize, 1048576);
 	assert_true(opts.si);
-	assert_int_equal(options_byte_unit(&opts), RENDER_SI);
+	assert_int_equal(opts.byte_unit, RENDER_SI);
 	assert_int_equal(parse("tach", "--si", "-l", "1G", NULL), OPTIONS_RUN);
 	assert_int_equal(opts.size, 1000000000);
 	/* -8's bits are powers of 1000 already, and shown as bits */
 	assert_int_equal(parse("tach", "-8k", NULL), OPTIONS_RUN);
-	assert_int_equal(options_byte_unit(&opts), RENDER_BITS);
+	assert_int_equal(opts.byte_unit, RENDER_BITS);
+	assert_int_equal(parse("tach", "-k8", NULL), OPTIONS_RUN);
+	assert_int_equal(opts.byte_unit, RENDER_BITS);
 	assert_int_equal(parse("tach", NULL), OPTIONS_RUN);
-	assert_int_equal(options_byte_unit(&opts), RENDER_BYTES);
+	assert_int_equal(opts.byte_unit, RENDER_BYTES);
 	assert_int_equal(opts.bar_style, RENDER_BLOCK);
 	assert_false(opts.gauge);
 	assert_int_equal(parse("tach", "-g", "-u", "plain", NULL),

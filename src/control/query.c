@@ -53,7 +53,7 @@ query_run(const struct options *opts)
 		if (opts->name != NULL)
 			l.state.name = opts->name;
 		if (l.state.unit != RENDER_LINES)
-			l.state.unit = options_byte_unit(opts);
+			l.state.unit = opts->byte_unit;
 		free(label);
 		label = report_label(l.state.name, NULL, opts->prefix);
 		l.state.prefix = label;

@@ -146,7 +146,7 @@ state_at(const struct watch *ws, struct watched *w, double now, bool final,
 	s->final = final;
 	s->note = final && w->note[0] != '\0' ? w->note : NULL;
 	s->phase = ws->phase;
-	s->unit = options_byte_unit(ws->opts);
+	s->unit = ws->opts->byte_unit;
 	s->name = ws->opts->name;
 	s->waiting = -1;
 	if (clock_gettime(CLOCK_REALTIME, &wall) == 0)
@@ -180,9 +180,9 @@ print_stats(struct watch *ws, struct proc *p, struct watched *w, double now)
 	}
 	snprintf(at, sizeof(at), "at %llu", (unsigned long long)w->position);
 	report_moved(whose(p, w, who, sizeof(who)), moved(w),
-	    options_byte_unit(ws->opts), now - w->since, at);
+	    ws->opts->byte_unit, now - w->since, at);
 	report_rates(ws->out, who, &w->rates, ws->opts->interval,
-	    options_byte_unit(ws->opts));
+	    ws->opts->byte_unit);
 }
 
 /* The files of every process: the block's lines. */

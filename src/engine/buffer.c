@@ -328,15 +328,12 @@ ring_free(struct relay_ring *g)
 	free(g);
 }
 
-bool
-relay_fill(const struct relay *r, struct relay_fill *f)
+/* The ring's fill now (r->ring_fill while the tier runs). */
+static bool
+ring_fill(const struct relay *r, struct relay_fill *f)
 {
 	struct relay_ring *g = r->ring;
 
-	if (g == NULL) {
-		*f = r->fill;
-		return r->has_fill;
-	}
 	pthread_mutex_lock(&g->lock);
 	f->size = g->size;
 	f->held = g->filled;
@@ -347,6 +344,16 @@ relay_fill(const struct relay *r, struct relay_fill *f)
 	f->filling = !g->writing && g->filled > 0 && !g->ended;
 	pthread_mutex_unlock(&g->lock);
 	return true;
+}
+
+bool
+relay_fill(const struct relay *r, struct relay_fill *f)
+{
+	if (r->ring == NULL) {
+		*f = r->fill;
+		return r->has_fill;
+	}
+	return ring_fill(r, f);
 }
 
 void
@@ -885,7 +892,9 @@ buffer_run(struct relay *r, enum relay_end *end)
 		report_err(1, "buffer");
 	if ((error = start_reader(r, &reader)) != 0)
 		report_errc(1, error, "buffer: its reading thread");
+	r->ring_fill = ring_fill;
 	*end = drain(r, g);
+	r->ring_fill = NULL;
 	/* the reader stops, wherever it is */
 	pthread_mutex_lock(&g->lock);
 	g->quit = true;

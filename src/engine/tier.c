@@ -32,7 +32,7 @@ stalled(struct relay *r)
 {
 	struct pollfd pfd = { .fd = r->out, .events = POLLOUT };
 	struct relay_fill f;
-	bool ring = relay_fill(r, &f);
+	bool ring = r->ring_fill != NULL && r->ring_fill(r, &f);
 	uint64_t moved = r->bytes + (ring ? f.taken : 0);
 	double now = clock_now();
 
