@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # tach -b as a pipeline buffer, beside the bare pipe, mbuffer, buffer(1)
 # and pv -B, in one run, the candidates alternated round by round, medians
 # reported (doc/PERFORMANCE.md, "A buffer between a bursty producer and a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Sourced by contrib/benchmark*.sh: their shared command line, tools and
 # scratch directory, and the median the reports are made of.
 #

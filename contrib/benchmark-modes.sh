@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Line mode and --sync against pv, in one run, alternating the candidates
 # round by round, reporting medians.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Where the CPU of `dd | dd` and `dd | tach -q | dd` goes, by process and by
 # kind of kernel work, sampled with perf(1) across all cores.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Throughput benchmark: tach against the bare pipe, cat and pv, in one run,
 # alternating the candidates round by round, reporting medians.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Installs what tach needs to build (and, with --test, to run its tests and
 # benchmark) with the system's package manager: apt, dnf, pacman, FreeBSD
 # pkg, pkgin or brew.  Run it as root, or as a user who may use sudo.

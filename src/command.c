@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "tach/command.h"
+#include "tach/message.h"
 #include "tach/signals.h"
 #include "tach/text.h"
-#include "tach/report.h"
 
 void
 command_pipe(int fds[2])
@@ -27,6 +27,13 @@ command_pipe(int fds[2])
 	if (fcntl(fds[0], F_SETFD, FD_CLOEXEC) == -1 ||
 	    fcntl(fds[1], F_SETFD, FD_CLOEXEC) == -1)
 		report_err(1, "pipe");
+}
+
+/* Exit status of a failed spawn: 127 not found, 126 not executable. */
+static int
+command_spawn_status(int error)
+{
+	return error == ENOENT || error == ENOTDIR ? 127 : 126;
 }
 
 /*
@@ -101,11 +108,6 @@ command_wait(pid_t pid)
 	return status;
 }
 
-int
-command_spawn_status(int error)
-{
-	return error == ENOENT || error == ENOTDIR ? 127 : 126;
-}
 
 void
 command_failed(const char *name, int error)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # bash completion for progress(1) as tach provides it: progress's options
 # only, then the command and its own completion.  Needs bash-completion.
 _progress()

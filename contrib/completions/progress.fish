@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # fish completion for progress(1) as tach provides it: progress's options
 # until the command, then the command's own completions.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # fish completion for tach(1): tach's options until the command, then the
 # command's own completions.
 

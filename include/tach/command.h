@@ -17,10 +17,9 @@
 pid_t	command_spawn(char *const argv[], int in, int out);
 /* Waits for pid, retrying after signals; returns its wait status. */
 int	command_wait(pid_t pid);
-/* Exit status of a failed spawn: 127 not found, 126 not executable. */
-int	command_spawn_status(int error);
 /*
- * Says why name could not be run and exits with command_spawn_status.
+ * Says why name could not be run and exits 127 (not found) or 126 (not
+ * executable), as a shell does.
  * When name is a file that cannot be run (as pv users type "tach FILE"),
  * says how to read it instead.
  */

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tach/fill.h"
 #include "tach/writeback.h"
 
 /* Buffers above this are reduced to it (see tach(1), -b). */
@@ -58,17 +59,6 @@ struct relay_seen {
 	unsigned char	 line[RELAY_SEEN_MAX];
 	size_t		 partial_len;	/* the line being written */
 	unsigned char	 partial[RELAY_SEEN_MAX];
-};
-
-/* -b as a buffer: what it holds now, the most it held, all it read. */
-struct relay_fill {
-	size_t		 size;
-	size_t		 held;
-	size_t		 most;
-	uint64_t	 taken;
-	double		 full;		/* seconds it was full: input held */
-	double		 empty;		/* seconds it was empty: output idle */
-	bool		 filling;	/* the output waits for --write-at */
 };
 
 struct relay_skip {

@@ -17,7 +17,7 @@
 
 #include "tach/cursor.h"
 #include "tach/message.h"
-#include "tach/relay.h"
+#include "tach/fill.h"
 #include "tach/render.h"
 #include "tach/stats.h"
 #include "tach/term.h"
@@ -105,12 +105,6 @@ void	report_clear(struct reporter *r);
  * on a line of its own; the next frame starts below.  -c's row stays.
  */
 void	report_newline(struct reporter *r);
-/*
- * Before anything is written on stderr: ends the bar's line if it is on
- * the same terminal, so that the text starts on a line of its own.  The
- * next frame starts below it.
- */
-void	report_break(void);
 /* ^Z: -c's row given back, the process stopped; the seconds stopped. */
 double	report_suspend(struct reporter *r);
 

@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "tach/message.h"
 #include "tach/signals.h"
-#include "tach/report.h"
 
 #define NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
 

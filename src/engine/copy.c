@@ -20,7 +20,7 @@
 #endif
 
 #include "tier.h"
-#include "tach/report.h"
+#include "tach/message.h"
 
 /* The smallest piece a read can fail in: the disk's logical block. */
 static size_t

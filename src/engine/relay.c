@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "tach/clock.h"
-#include "tach/report.h"
+#include "tach/message.h"
 #include "tier.h"
 
 /*

@@ -27,6 +27,7 @@
 /* The reporter whose bar shares a terminal with stderr, for report_break. */
 static struct reporter *beside_stderr;
 
+static void	report_break(void);
 
 static bool
 same_terminal(int a, int b)
@@ -343,7 +344,12 @@ report_clear(struct reporter *r)
 	r->rows = 0;
 }
 
-void
+/*
+ * Before anything is written on stderr: ends the bar's line if it is on
+ * the same terminal, so that the text starts on a line of its own.  The
+ * next frame starts below it.
+ */
+static void
 report_break(void)
 {
 	if (beside_stderr != NULL)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Beyond pv: -L pacing, -n, --format json, --stats with the bottleneck,
 # and two -c bars in one terminal.
 . "$(dirname "$0")/lib.sh"

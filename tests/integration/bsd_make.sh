@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # contrib/bsd/Makefile: tach built as a BSD source tree builds it, with
 # bsd.prog.mk (Debian's bmake and its mk files), in an object directory
 # of the test's own: it builds, copies exactly, and lists every source

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Every option that --help lists is in the bash, zsh and fish completions.
 . "$(dirname "$0")/lib.sh"
 

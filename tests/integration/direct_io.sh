@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # -K, --direct-io (pv 1.7): files and disks are read and written past the
 # page cache (O_DIRECT), through tach's aligned buffer; the last, short
 # block and any other the system will not take direct go through the

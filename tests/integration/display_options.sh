@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # pv's display options: -k (--si) shows bytes in powers of 1000 and reads
 # the sizes after it so; -u (--bar-style) fills the bar with blocks, "=>"
 # or shades; -g (--gauge) draws the rate against the highest seen when no

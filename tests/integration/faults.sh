@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Fault injection: every system call the engine makes, failing with each
 # error at the first, an early and a late call, in each mode.  Retryable
 # and not-supported errors end in exact output and exit 0; EPIPE in a

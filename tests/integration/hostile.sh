@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Hostile input: escape sequences and invalid UTF-8 in -p, huge prefixes,
 # numbers at the edges, extreme widths, missing or unknown terminals.
 . "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # One output layer: every JSON object parses (python3's json module), with
 # a name that is not UTF-8, in a comma-decimal locale, and for a watched
 # path with ESC, a newline and a bidi override; no such byte reaches

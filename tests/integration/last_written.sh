@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # -A N, --last-written N, and %{previous-line} (pv 1.8): the last bytes
 # written and the last whole line, where tach sees the bytes it moves:
 # line mode, which counts them on every tier.  Elsewhere they move

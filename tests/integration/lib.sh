@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Shared by the integration tests: sourced, never run.  TACH and HELPER
 # name the binaries under test (CTest sets them).
 set -u

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Load: eight pipelines of 1 GiB at once with exact checksums, and one
 # long run whose count is checked at the end, with no descriptor or memory
 # growth along the way.

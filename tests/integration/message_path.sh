@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # One message path: no source writes a warning or an error but through
 # the reporter (message.c), which ends the bar's line first and, under
 # --format json, writes an object.  err(3), warn(3) and their kin, and

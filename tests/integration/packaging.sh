@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # What `cmake --install` lays out, against every packaging recipe's file
 # list and rules; the progress links, the install hints and reproducible
 # builds; the man page's lint; each distribution's package built from the

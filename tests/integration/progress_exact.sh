@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # tach invoked as progress, against NetBSD progress(1) 1.25: the
 # differential.  Each line of the first table is a progress(1) command
 # line with the exit status and output that progress(1) gives (read off

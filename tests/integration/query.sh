@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # -Q PID, --query PID (pv 1.10): a running copy's progress drawn from
 # another shell, through its control socket (this user's only, as -R),
 # each time the copy draws, until its closing state; the querier's exit

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Error paths: bad options, read and write errors, a reader that goes away.
 . "$(dirname "$0")/lib.sh"
 

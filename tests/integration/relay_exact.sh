@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Exact bytes through every descriptor combination, every tier, several
 # buffer sizes, and the sizes around page and buffer boundaries.
 . "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Counts past 4 GiB: a sparse 5 GiB file through tach, the count checked.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Which tier moves the bytes, the fallbacks between them under injected
 # faults, and descriptors that make the engine wait.
 . "$(dirname "$0")/lib.sh"

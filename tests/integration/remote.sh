@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # -R: a running copy changed from another shell, over a socket only its
 # user can reach; -P: the PID file that finds it.
 . "$(dirname "$0")/lib.sh"

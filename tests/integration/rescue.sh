@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # -E rescues everything that can be read: a failed read is split into
 # logical blocks (512 bytes on a file), only what fails is sent as zeros,
 # exactly those ranges are listed, with the rescued and lost counts.  The

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # A terminal shared with other programs: the bar never goes into data,
 # -c's lines never cover anyone's output (tar -v, warnings, the shell's
 # job lines, a resize), tach's messages start on a line of their own, the

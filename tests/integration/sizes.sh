@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Where the expected length comes from: -l, a regular file from its
 # offset on, a block device, -z's compressed file; a pipe has none.
 . "$(dirname "$0")/lib.sh"

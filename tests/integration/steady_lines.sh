@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Steady lines: no field changes its width as its number crosses a unit,
 # so nothing on the line moves.  pv's own two tests for Debian bug 586763
 # (the byte count and the rate passing 1 MiB), adapted: the bursts come

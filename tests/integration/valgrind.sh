@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # valgrind memcheck over a representative subset: each tier, command mode,
 # -z, -x and the display.  Any error, definite or possible leak fails
 # (pv's memory tests count both): valgrind exits 99 then, and each run's

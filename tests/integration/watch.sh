@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # -d PID[:FD]: another process's files watched from outside, to the exact
 # end.  The watched process is the helper's stepped reader: it reads only
 # when told, so every position the test waits for is exact.

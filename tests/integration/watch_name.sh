@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Watch by name, as the coreutils viewer does: -d NAME watches every
 # process of that command name, a block each, -d alone the usual copy
 # tools, --wait-for picks up new ones until ^C; --reading and --writing

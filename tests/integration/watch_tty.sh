@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # -d on a real terminal, through tmux: one line per file, stacked, the
 # block redrawn in place as files open and close, the last lines kept.
 . "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # --write-at and --read-at, mbuffer's -P and -p: a buffer that starts
 # writing only once it is that full (and again each time it ran empty),
 # and once full reads again only when it is down to a share, so that a
