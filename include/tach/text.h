@@ -14,6 +14,13 @@
 #include <stdio.h>
 #include <wchar.h>
 
+/* The length of a valid UTF-8 sequence at s (at most n bytes), or 0. */
+size_t	text_utf8(const unsigned char *s, size_t n, wchar_t *cp);
+/*
+ * Characters a terminal draws in no column that still do harm as text:
+ * bidirectional overrides and isolates, line and paragraph separators.
+ */
+bool	text_unsafe(wchar_t cp);
 /*
  * Printable characters as they are, with their real widths, everything
  * else (controls, escapes, invalid UTF-8, text_unsafe; every byte above

@@ -12,8 +12,7 @@
 
 #include "tach/text.h"
 
-/* The length of a valid UTF-8 sequence at s (at most n bytes), or 0. */
-static size_t
+size_t
 text_utf8(const unsigned char *s, size_t n, wchar_t *cp)
 {
 	size_t len;
@@ -47,11 +46,7 @@ text_utf8(const unsigned char *s, size_t n, wchar_t *cp)
 	return len;
 }
 
-/*
- * Characters a terminal draws in no column that still do harm as text:
- * bidirectional overrides and isolates, line and paragraph separators.
- */
-static bool
+bool
 text_unsafe(wchar_t cp)
 {
 	return cp == 0x061c || cp == 0x200e || cp == 0x200f ||
