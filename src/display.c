@@ -18,6 +18,7 @@
 #include "tach/clock.h"
 #include "tach/control.h"
 #include "tach/display.h"
+#include "tach/line.h"
 #include "tach/render.h"
 #include "tach/signals.h"
 #include "tach/text.h"
@@ -83,42 +84,28 @@ state_at(struct display *d, double t, bool final, struct report_line *l,
     char *note, size_t notelen)
 {
 	struct render_state *s = &l->state;
-	const struct meter *progress = &d->meter;
 	uint64_t count = d->lines ? d->relay->records : d->relay->bytes;
+	struct line_source src = { .meter = &d->meter,
+	    .progress = &d->meter, .eta_size = d->size, .count = count,
+	    .done = count, .size = d->size, .unit = d->unit,
+	    .window = d->window, .elapsed = t, .gauge = d->gauge,
+	    .final = final, .phase = d->phase++, .prefix = d->label,
+	    .name = d->name };
 
 	meter_update(&d->meter, t, count);
+	/* -f's file read by a decompressor: progress is its position */
+	if (d->input->source != -1) {
+		src.done = input_source_done(d->input);
+		meter_update(&d->position, t, src.done);
+		src.progress = &d->position;
+	}
 	memset(l, 0, sizeof(*l));
+	line_state(&src, &d->rate_max, s);
 	l->bytes = d->relay->bytes;
 	if (relay_fill(d->relay, &l->fill))
 		l->buffered = true;
 	l->size_known = d->size_known;
-	s->done = count;
-	if (d->input->source != -1) {
-		s->done = input_source_done(d->input);
-		meter_update(&d->position, t, s->done);
-		progress = &d->position;
-	}
-	s->prefix = d->label;
-	s->count = count;
-	s->unit = d->unit;
-	s->size = d->size;
-	s->rate = meter_rate(&d->meter, METER_RATE_WINDOW);
-	if (s->rate > d->rate_max)
-		d->rate_max = s->rate;
-	s->gauge = d->gauge;
-	s->rate_max = d->rate_max;
-	/* -m: over its window while live; the whole run's at the end */
-	s->average = d->window > 0 && !final ? meter_rate(&d->meter,
-	    d->window) : meter_average(&d->meter);
-	s->elapsed = t;
-	s->eta = meter_eta(progress, d->size);
-	s->stalled = meter_stalled(&d->meter);
-	s->final = final;
-	s->phase = d->phase++;
 	s->note = d->flushing ? "flushing" : bottleneck(d, t, note, notelen);
-	s->name = d->name;
-	s->waiting = -1;
-	s->rate_in = s->rate;
 	if (d->relay->seen.keep > 0) {
 		s->last = d->relay->seen.last;
 		s->last_len = d->relay->seen.len;

@@ -529,7 +529,7 @@ relay_setup(struct relay *r, const struct options *opts, int in, int out,
 
 /* All that was asked for was written: the input's end, or -S's size. */
 static bool
-written(const struct run *run)
+complete_run(const struct run *run)
 {
 	return run->end == RELAY_EOF || run->end == RELAY_AT_SIZE;
 }
@@ -542,11 +542,11 @@ written(const struct run *run)
 static void
 end_output(struct run *run, struct relay *r, struct display *display)
 {
-	if (written(run) && relay_sparse_end(r) == -1) {
+	if (complete_run(run) && relay_sparse_end(r) == -1) {
 		run->end = RELAY_WRITE_ERROR;
 		run->error = errno;
 	}
-	if (written(run) && r->writeback.fd != -1) {
+	if (complete_run(run) && r->writeback.fd != -1) {
 		display_flushing(display);
 		if (relay_flush(r) == -1) {
 			run->end = RELAY_WRITE_ERROR;
@@ -557,7 +557,7 @@ end_output(struct run *run, struct relay *r, struct display *display)
 	if (run->cmd != -1)
 		display_clear(display);
 	display_output_ends(display);
-	if (close(run->out) == -1 && written(run) && errno != EINTR) {
+	if (close(run->out) == -1 && complete_run(run) && errno != EINTR) {
 		run->end = errno == EPIPE ? RELAY_BROKEN_PIPE : RELAY_WRITE_ERROR;
 		run->error = errno;
 	}
@@ -617,7 +617,7 @@ end_children(struct run *run, struct input *in)
 static enum display_outcome
 outcome_of(const struct run *run, const struct relay *r)
 {
-	bool moved = written(run) ||
+	bool moved = complete_run(run) ||
 	    (run->end == RELAY_BROKEN_PIPE && run->cmd != -1);
 
 	if (run->end == RELAY_STOPPED)
@@ -784,7 +784,7 @@ store_inputs(struct options *opts, struct input *in, size_t *next,
 	stored.at_size = relay_reached(&relay);
 	stored.error = relay.error;
 	/* an input's last hole is the store's length too */
-	if (written(&stored) && relay_sparse_end(&relay) == -1) {
+	if (complete_run(&stored) && relay_sparse_end(&relay) == -1) {
 		stored.end = RELAY_WRITE_ERROR;
 		stored.error = errno;
 	}

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "tach/compat.h"
 #include "tach/options.h"
 #include "tach/relay.h"
 #include "tach/text.h"
@@ -189,7 +190,7 @@ usage(bool as_progress)
 
 /* As OpenBSD's cat: output that could not be written is an error. */
 static _Noreturn void
-written(void)
+exit_printed(void)
 {
 	if (fflush(stdout) == EOF || ferror(stdout))
 		report_err(1, "stdout");
@@ -219,7 +220,7 @@ help_progress(void)
 	    "  --version  show the version\n\n%s"
 	    "Invoked as tach, the same program has more options: tach --help.\n",
 	    getprogname(), size_syntax);
-	written();
+	exit_printed();
 }
 
 static _Noreturn void
@@ -366,7 +367,7 @@ help(void)
 	    "      --help              show this help\n"
 	    "      --version           show the version\n\n%s",
 	    getprogname(), size_syntax);
-	written();
+	exit_printed();
 }
 
 /* A number of seconds from min to a day, for -i and -D. */
@@ -426,7 +427,7 @@ seen_before(const struct stat *sb)
 		if (walk.linked[i].st_dev == sb->st_dev &&
 		    walk.linked[i].st_ino == sb->st_ino)
 			return true;
-	if ((more = realloc(walk.linked, (walk.nlinked + 1) *
+	if ((more = reallocarray(walk.linked, walk.nlinked + 1,
 	    sizeof(*more))) == NULL)
 		report_err(1, "-l @");
 	walk.linked = more;
@@ -1248,7 +1249,7 @@ options_get(struct options *opts, int argc, char *argv[])
 		help();
 	case OPTIONS_VERSION:
 		printf("tach %s\n", TACH_VERSION);
-		written();
+		exit_printed();
 	case OPTIONS_USAGE:
 		if (msg[0] != '\0')
 			report_warnx("%s", msg);

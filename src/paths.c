@@ -91,7 +91,7 @@ new_place(struct place *p, const char *path, char *buf, size_t len)
 }
 
 static void
-add(struct place *places, size_t *n, enum use use, const char *option,
+add_place(struct place *places, size_t *n, enum use use, const char *option,
     const char *name, int fd, char *buf, size_t len)
 {
 	struct place *p = &places[*n];
@@ -147,7 +147,7 @@ label(const struct place *p, bool refused, char *buf, size_t len)
 }
 
 static _Noreturn void
-refuse(const struct place *first, const struct place *later)
+refuse_pair(const struct place *first, const struct place *later)
 {
 	char a[PATH_MAX + 32], b[PATH_MAX + 32];
 
@@ -174,30 +174,30 @@ paths_check(const struct options *opts)
 	enum use use;
 
 	if (!opts->watching && opts->nfiles == 0)
-		add(places, &n, USE_READ, NULL, "stdin", STDIN_FILENO,
+		add_place(places, &n, USE_READ, NULL, "stdin", STDIN_FILENO,
 		    bufs[k++], PATH_MAX);
 	use = out_is_stdout ? USE_WRITE : USE_SHARE;
-	add(places, &n, use, NULL, "stdout", STDOUT_FILENO, bufs[k++],
+	add_place(places, &n, use, NULL, "stdout", STDOUT_FILENO, bufs[k++],
 	    PATH_MAX);
-	add(places, &n, USE_SHARE, NULL, "stderr", STDERR_FILENO, bufs[k++],
-	    PATH_MAX);
+	add_place(places, &n, USE_SHARE, NULL, "stderr", STDERR_FILENO,
+	    bufs[k++], PATH_MAX);
 	if (opts->size_file != NULL)
-		add(places, &n, USE_READ, "-l", opts->size_file, -1,
+		add_place(places, &n, USE_READ, "-l", opts->size_file, -1,
 		    bufs[k++], PATH_MAX);
 	if (opts->output != NULL && !opts->discard)
-		add(places, &n, USE_WRITE, "-o", opts->output, -1, bufs[k++],
-		    PATH_MAX);
+		add_place(places, &n, USE_WRITE, "-o", opts->output, -1,
+		    bufs[k++], PATH_MAX);
 	if (opts->log != NULL)
-		add(places, &n, USE_LOG, "--log", opts->log, -1, bufs[k++],
-		    PATH_MAX);
+		add_place(places, &n, USE_LOG, "--log", opts->log, -1,
+		    bufs[k++], PATH_MAX);
 	if (opts->store != NULL && strcmp(opts->store, "-") != 0)
-		add(places, &n, USE_MAKE, "-U", opts->store, -1, bufs[k++],
-		    PATH_MAX);
+		add_place(places, &n, USE_MAKE, "-U", opts->store, -1,
+		    bufs[k++], PATH_MAX);
 	if (opts->buffer_file != NULL)
-		add(places, &n, USE_MAKE, "--buffer-file", opts->buffer_file,
-		    -1, bufs[k++], PATH_MAX);
+		add_place(places, &n, USE_MAKE, "--buffer-file",
+		    opts->buffer_file, -1, bufs[k++], PATH_MAX);
 	if (opts->pidfile != NULL)
-		add(places, &n, USE_REPLACE, "-P", opts->pidfile, -1,
+		add_place(places, &n, USE_REPLACE, "-P", opts->pidfile, -1,
 		    bufs[k++], PATH_MAX);
 	/* the inputs last: only they can be many, and none refuses another */
 	for (size_t i = 0; i < opts->nfiles; i++) {
@@ -212,7 +212,7 @@ paths_check(const struct options *opts)
 		for (size_t j = 0; j < n; j++)
 			if (places[j].exists && places[j].use > USE_READ &&
 			    same_file(&in, &places[j]))
-				refuse(&in, &places[j]);
+				refuse_pair(&in, &places[j]);
 	}
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = i + 1; j < n; j++) {
@@ -227,6 +227,6 @@ paths_check(const struct options *opts)
 			    b->dir_known && a->dir_dev == b->dir_dev &&
 			    a->dir_ino == b->dir_ino &&
 			    strcmp(a->base, b->base) == 0)
-				refuse(a, b);
+				refuse_pair(a, b);
 		}
 }

@@ -15,6 +15,13 @@
 
 #include <stdbool.h>
 
+#include "config.h"
+
+#ifndef HAVE_REALLOCARRAY
+/* realloc of nmemb * size bytes, or NULL with ENOMEM if that overflows */
+void	*reallocarray(void *p, size_t nmemb, size_t size);
+#endif
+
 /*
  * -R's sockets can be named in an abstract namespace (Linux): no file is
  * made, none is left behind.  Elsewhere they are files in a directory

@@ -22,7 +22,7 @@
 #include "tach/message.h"
 
 /* Kept without malloc(3): withdrawn from a fault's handler too. */
-static char written[PATH_MAX];	/* the path, once written; else "" */
+static char pid_path[PATH_MAX];	/* the path, once written; else "" */
 static char pid_text[32];	/* what it holds */
 static size_t pid_len;
 static pid_t writer;		/* who wrote it */
@@ -31,7 +31,7 @@ static pid_t writer;		/* who wrote it */
  * cannot be given to a newcomer at the path, so the number tells them
  * apart.
  */
-static int written_fd = -1;
+static int pid_fd = -1;
 
 /* What the path holds, for a refusal; NULL for a regular file. */
 static const char *
@@ -60,7 +60,7 @@ pidfile_publish(const char *path)
 	char *tmp;
 	int fd;
 
-	if (strlen(path) >= sizeof(written))
+	if (strlen(path) >= sizeof(pid_path))
 		report_errc(1, ENAMETOOLONG, "-P %s", text_safe(path));
 	if (lstat(path, &sb) == 0 && (kind = kind_of(sb.st_mode)) != NULL)
 		report_errx(1,
@@ -78,8 +78,8 @@ pidfile_publish(const char *path)
 		report_errc(1, error, "-P %s", text_safe(path));
 	}
 	free(tmp);
-	strlcpy(written, path, sizeof(written));
-	written_fd = fd;
+	strlcpy(pid_path, path, sizeof(pid_path));
+	pid_fd = fd;
 	writer = getpid();
 	atexit(pidfile_withdraw);
 }
@@ -92,23 +92,23 @@ still_ours(void)
 	char text[sizeof(pid_text)];
 
 	/* never open what is there: a FIFO would block */
-	if (lstat(written, &sb) == -1 || !S_ISREG(sb.st_mode) ||
-	    fstat(written_fd, &ours) == -1 || sb.st_dev != ours.st_dev ||
+	if (lstat(pid_path, &sb) == -1 || !S_ISREG(sb.st_mode) ||
+	    fstat(pid_fd, &ours) == -1 || sb.st_dev != ours.st_dev ||
 	    sb.st_ino != ours.st_ino)
 		return false;
 	/* a longer file is not ours either: one byte more is read */
-	return pread(written_fd, text, sizeof(text), 0) == (ssize_t)pid_len &&
+	return pread(pid_fd, text, sizeof(text), 0) == (ssize_t)pid_len &&
 	    memcmp(text, pid_text, pid_len) == 0;
 }
 
 void
 pidfile_withdraw(void)
 {
-	if (written[0] == '\0' || getpid() != writer)
+	if (pid_path[0] == '\0' || getpid() != writer)
 		return;
 	if (still_ours())
-		(void)unlink(written);
-	close(written_fd);
-	written_fd = -1;
-	written[0] = '\0';
+		(void)unlink(pid_path);
+	close(pid_fd);
+	pid_fd = -1;
+	pid_path[0] = '\0';
 }

@@ -20,6 +20,7 @@
 #endif
 
 #include "tier.h"
+#include "tach/compat.h"
 #include "tach/message.h"
 
 /* The smallest piece a read can fail in: the disk's logical block. */
@@ -50,7 +51,7 @@ note_skipped(struct relay *r, uint64_t at, size_t len)
 		s->length += len;	/* the bad stretch goes on */
 		return;
 	}
-	if ((s = realloc(r->skipped, (r->nskipped + 1) * sizeof(*s))) == NULL)
+	if ((s = reallocarray(r->skipped, r->nskipped + 1, sizeof(*s))) == NULL)
 		report_err(1, "skipped ranges");
 	r->skipped = s;
 	r->skipped[r->nskipped++] = (struct relay_skip){ r->part, at, len };

@@ -67,8 +67,8 @@ enum side { SIDE_READ, SIDE_WRITE, SIDE_EITHER };
  * ended (with *end set).
  */
 static int
-moved(struct relay *r, ssize_t n, const unsigned char *data, enum side side,
-    struct tier_pace *paced, enum relay_end *end)
+splice_moved(struct relay *r, ssize_t n, const unsigned char *data,
+    enum side side, struct tier_pace *paced, enum relay_end *end)
 {
 	if (n > 0) {
 		if (!tier_count(r, data, (size_t)n, end))
@@ -145,7 +145,7 @@ hold_open(struct hold *h, const struct relay *r)
 
 /* Bytes in the hold, looked at or not. */
 static size_t
-held(const struct hold *h)
+hold_bytes(const struct hold *h)
 {
 	int queued;
 
@@ -164,7 +164,7 @@ held(const struct hold *h)
 static bool
 hold_close(struct hold *h, struct relay *r, bool handing_over)
 {
-	size_t n = held(h);
+	size_t n = hold_bytes(h);
 	ssize_t m = 0;
 
 	if (handing_over) {
@@ -199,7 +199,7 @@ look(struct relay *r, struct hold *h, size_t len, enum relay_end *end)
 	ssize_t n, got, m;
 	int go;
 
-	while (held(h) == 0) {
+	while (hold_bytes(h) == 0) {
 		n = splice(r->in, NULL, h->pipe[1], NULL, len,
 		    SPLICE_F_MOVE | (r->timed ? SPLICE_F_NONBLOCK : 0));
 		if (n > 0)
@@ -268,7 +268,7 @@ lines_run(struct relay *r, struct tier_pace *paced, enum relay_end *end)
 			go = tier_wait(r, false, true, end) ? 1 : -1;
 			continue;
 		}
-		go = moved(r, n, r->buf + h.at, SIDE_WRITE, paced, end);
+		go = splice_moved(r, n, r->buf + h.at, SIDE_WRITE, paced, end);
 		if (n > 0)
 			h.at += (size_t)n;
 	}
@@ -335,7 +335,7 @@ zerocopy_run(struct relay *r, enum relay_end *end)
 			continue;
 		}
 		n = move(r, files, len);
-		go = moved(r, n, NULL, files ? SIDE_READ :
+		go = splice_moved(r, n, NULL, files ? SIDE_READ :
 		    splice_side(&in, &out), S_ISFIFO(in.st_mode) ? &paced :
 		    NULL, end);
 	} while (go == 1);

@@ -69,7 +69,7 @@ take(const struct pin *p, int tries)
 
 /* Whether another process holds byte. */
 static bool
-held(const struct pin *p, int byte)
+pin_held(const struct pin *p, int byte)
 {
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET,
 	    .l_start = (off_t)p->term * RANGE + byte, .l_len = 1 };
@@ -86,7 +86,7 @@ census(const struct pin *p, bool mine, int *rank)
 	*rank = 0;
 	for (int s = 0; s < CURSOR_SLOTS; s++) {
 		if ((s == p->slot && mine) ||
-		    (s != p->slot && held(p, SLOT_BYTE + s))) {
+		    (s != p->slot && pin_held(p, SLOT_BYTE + s))) {
 			live++;
 			*rank += s < p->slot;
 		}
@@ -101,7 +101,7 @@ struct frame {
 };
 
 static void
-put(struct frame *f, const char *s, size_t len)
+frame_put(struct frame *f, const char *s, size_t len)
 {
 	if (s == NULL || len > sizeof(f->buf) - f->len)
 		return;		/* cannot happen with TERM_CAP_MAX caps */
@@ -113,7 +113,7 @@ static void
 puts_(struct frame *f, const char *s)
 {
 	if (s != NULL)
-		put(f, s, strlen(s));
+		frame_put(f, s, strlen(s));
 }
 
 /*
@@ -319,7 +319,7 @@ cursor_draw(struct pin *p, const struct terminal *t, const char *line,
 	if ((row = pinrows_row(height, live, rank)) > 0) {
 		puts_(&f, t->sc);
 		puts_(&f, term_param(t->cup, row - 1, 0));
-		put(&f, line, len);
+		frame_put(&f, line, len);
 		puts_(&f, t->el);
 		puts_(&f, t->rc);
 	}
@@ -345,10 +345,10 @@ cursor_release(struct pin *p, const struct terminal *t, const char *line,
 		 * the cursor was, and the line would wrap past it.
 		 */
 		if (len > 0) {
-			put(&f, t->cr, strlen(t->cr));
-			put(&f, line, len);
-			put(&f, t->el, strlen(t->el));
-			put(&f, "\n", 1);
+			frame_put(&f, t->cr, strlen(t->cr));
+			frame_put(&f, line, len);
+			frame_put(&f, t->el, strlen(t->el));
+			frame_put(&f, "\n", 1);
 		}
 		lay_out(&f, p, t, term_height(t),
 		    pinrows_kept(term_height(t), live));

@@ -38,7 +38,7 @@ struct out {
 };
 
 static void
-put(struct out *o, const char *s, size_t len)
+out_put(struct out *o, const char *s, size_t len)
 {
 	if (len > (size_t)(o->end - o->p))
 		len = (size_t)(o->end - o->p);
@@ -50,7 +50,7 @@ static void
 put_repeat(struct out *o, const char *s, int times)
 {
 	for (int i = 0; i < times; i++)
-		put(o, s, strlen(s));
+		out_put(o, s, strlen(s));
 }
 
 void
@@ -185,8 +185,8 @@ steady_amount(double value, enum render_unit unit, const char *before,
 }
 
 static void
-add(struct field *f, int *n, enum kind kind, int priority, const char *fmt,
-    const char *arg)
+add_field(struct field *f, int *n, enum kind kind, int priority,
+    const char *fmt, const char *arg)
 {
 	struct field *x = &f[(*n)++];
 
@@ -244,21 +244,21 @@ draw_bar(struct out *o, double fraction, int cols,
 	units = (long long)(fraction * cells * steps);
 	full = (int)(units / steps);
 	part = (int)(units % steps);
-	put(o, "[", 1);
-	put(o, caps->colour_on, strlen(caps->colour_on));
+	out_put(o, "[", 1);
+	out_put(o, caps->colour_on, strlen(caps->colour_on));
 	if (!plain) {
 		put_repeat(o, "\xe2\x96\x88", full);
 		if (part > 0)
-			put(o, parts[part], 3);
+			out_put(o, parts[part], 3);
 	} else {
 		put_repeat(o, "=", full);
 		if (full < cells)
-			put(o, part > 0 ? ">" : " ", 1);
+			out_put(o, part > 0 ? ">" : " ", 1);
 	}
-	put(o, caps->colour_off, strlen(caps->colour_off));
+	out_put(o, caps->colour_off, strlen(caps->colour_off));
 	put_repeat(o, " ", cells - full - (part > 0 || (plain &&
 	    full < cells) ? 1 : 0));
-	put(o, "]", 1);
+	out_put(o, "]", 1);
 }
 
 /* A "<=>" that bounces from side to side. */
@@ -272,14 +272,14 @@ draw_activity(struct out *o, const struct render_state *s, int cols)
 		if (at > span)
 			at = 2 * span - at;
 	}
-	put(o, "[", 1);
+	out_put(o, "[", 1);
 	if (span >= 0 && !s->final) {
 		put_repeat(o, " ", at);
-		put(o, "<=>", 3);
+		out_put(o, "<=>", 3);
 		put_repeat(o, " ", cells - at - 3);
 	} else
 		put_repeat(o, " ", cells);
-	put(o, "]", 1);
+	out_put(o, "]", 1);
 }
 
 /*
@@ -320,27 +320,27 @@ fields_of(const struct render_state *s, int avail, struct field *f)
 			shown = (size_t)avail / 3;
 		dotted(s->last + s->last_len - shown, shown, last,
 		    sizeof(last));
-		add(f, &n, TEXT, 7, "%s", last);
+		add_field(f, &n, TEXT, 7, "%s", last);
 	}
 
 	if (fill >= 0) {
 		snprintf(txt, sizeof(txt), "%3d%%", bar_percent(s, fill));
-		add(f, &n, TEXT, 10, "%s", txt);
-		add(f, &n, BAR, 8, "%s", "");
+		add_field(f, &n, TEXT, 10, "%s", txt);
+		add_field(f, &n, BAR, 8, "%s", "");
 	}
 	steady_amount((double)s->count, s->unit, "", "", txt, sizeof(txt));
-	add(f, &n, TEXT, known && !s->final ? 6 : 9, "%s", txt);
+	add_field(f, &n, TEXT, known && !s->final ? 6 : 9, "%s", txt);
 	/* of them, left as holes: in bytes, whatever the line counts */
 	if (s->sparse) {
 		steady_amount((double)s->holes, s->unit == RENDER_LINES ?
 		    RENDER_BYTES : s->unit, "holes ", "", txt, sizeof(txt));
-		add(f, &n, TEXT, s->final ? 6 : 2, "%s", txt);
+		add_field(f, &n, TEXT, s->final ? 6 : 2, "%s", txt);
 	}
 	/* a buffer's sides apart: "in 128 MiB/s out 56.9 MiB/s buf 73%" */
 	if (s->buffered && !s->final) {
 		steady_amount(s->rate_in, s->unit, "in ", "/s", txt,
 		    sizeof(txt));
-		add(f, &n, TEXT, 5, "%s", txt);
+		add_field(f, &n, TEXT, 5, "%s", txt);
 	}
 	if (!s->final) {
 		steady_amount(s->rate, s->unit, s->buffered ? "out " : "", "/s",
@@ -348,20 +348,20 @@ fields_of(const struct render_state *s, int avail, struct field *f)
 		if (s->stalled)
 			snprintf(txt, sizeof(txt), "%s%*s", s->buffered ?
 			    "out " : "", amount_cols(s->unit) + 2, "stalled");
-		add(f, &n, TEXT, 7, "%s", txt);
+		add_field(f, &n, TEXT, 7, "%s", txt);
 	}
 	if (s->buffered && !s->final) {
 		snprintf(txt, sizeof(txt), "buf %3d%%", s->waiting);
-		add(f, &n, TEXT, 6, "%s", txt);
+		add_field(f, &n, TEXT, 6, "%s", txt);
 	}
 	if (!s->one_look) {
 		steady_amount(s->average, s->unit, "avg ", "/s", txt,
 		    sizeof(txt));
-		add(f, &n, TEXT, s->final ? 8 : 3, "%s", txt);
+		add_field(f, &n, TEXT, s->final ? 8 : 3, "%s", txt);
 	}
 	render_duration(s->elapsed, num, sizeof(num));
 	snprintf(txt, sizeof(txt), "%*s", time_cols(s), num);
-	add(f, &n, TEXT, s->final ? 7 : 4, "%s", txt);
+	add_field(f, &n, TEXT, s->final ? 7 : 4, "%s", txt);
 	if (known && !s->final) {
 		/*
 		 * rounded up: never 0:00:00 while bytes remain; past the
@@ -370,12 +370,12 @@ fields_of(const struct render_state *s, int avail, struct field *f)
 		render_duration(s->done < s->size ? ceil(s->eta) : -1, num,
 		    sizeof(num));
 		snprintf(txt, sizeof(txt), "ETA %*s", time_cols(s), num);
-		add(f, &n, TEXT, 9, "%s", txt);
+		add_field(f, &n, TEXT, 9, "%s", txt);
 	}
 	if (fill < 0 && !s->final)
-		add(f, &n, ACTIVITY, 5, "%s", "");
+		add_field(f, &n, ACTIVITY, 5, "%s", "");
 	if (s->note != NULL)
-		add(f, &n, TEXT, s->final ? FINAL_NOTE_PRIORITY :
+		add_field(f, &n, TEXT, s->final ? FINAL_NOTE_PRIORITY :
 		    NOTE_PRIORITY, "%s", s->note);
 	return n;
 }
@@ -569,17 +569,17 @@ render_line(const struct render_state *s, int width,
 	if (s->final && s->size > 0)
 		bar_extra = live_bar_extra(s, avail, caps, extra);
 	if (prefix_cols > 0) {
-		put(&o, prefix, prefix_len);
+		out_put(&o, prefix, prefix_len);
 		first = false;
 	}
 	for (i = 0; i < n; i++) {
 		if (!keep[i])
 			continue;
 		if (!first)
-			put(&o, " ", 1);
+			out_put(&o, " ", 1);
 		first = false;
 		if (f[i].kind == TEXT)
-			put(&o, f[i].text, strlen(f[i].text));
+			out_put(&o, f[i].text, strlen(f[i].text));
 		else {
 			if (f[i].kind == BAR)
 				draw_bar(&o, bar_fill(s), f[i].cols + bar_extra,
@@ -781,7 +781,7 @@ format_bar(struct out *o, const struct render_state *s, int cols,
 		return;
 	}
 	snprintf(pct, sizeof(pct), "%3d%% ", bar_percent(s, fraction));
-	put(o, pct, strlen(pct));
+	out_put(o, pct, strlen(pct));
 	draw_bar(o, fraction, cols - (int)strlen(pct), caps);
 }
 
@@ -937,7 +937,7 @@ render_numeric(const struct render_state *s, bool size_known,
 			while (len > 0 && ((unsigned char)text[len] & 0xc0) == 0x80)
 				len--;
 		}
-		put(&o, text, len);
+		out_put(&o, text, len);
 	}
 	*o.p = '\0';
 	return (size_t)(o.p - buf);
@@ -971,7 +971,7 @@ render_format(const struct render_state *s, const char *format, int width,
 			} else if (pass == 0)
 				fixed += cols;
 			else {
-				put(&o, text, len);
+				out_put(&o, text, len);
 				used += cols;
 			}
 		}

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tach/stats.h"
+#include "tach/compat.h"
 #include "tach/message.h"
 
 static int by_value(const void *, const void *);
@@ -51,8 +52,8 @@ stats_add(struct stats *s, double value, double weight)
 		halve(s);
 	if (s->kept == s->room) {
 		size_t room = s->room == 0 ? 16 : s->room * 2;
-		struct stats_sample *v = realloc(s->samples,
-		    room * sizeof(*v));
+		struct stats_sample *v = reallocarray(s->samples,
+		    room, sizeof(*v));
 
 		if (v == NULL)
 			report_err(1, "statistics");

@@ -27,7 +27,8 @@ procfd_grow(struct procfd_file **files, size_t *n, size_t *room)
 			errno = ENOMEM;
 			return NULL;
 		}
-		if ((more = realloc(*files, want * sizeof(**files))) == NULL)
+		if ((more = reallocarray(*files, want,
+		    sizeof(**files))) == NULL)
 			return NULL;
 		*files = more;
 		*room = want;
@@ -120,8 +121,8 @@ procfd_match(struct procfd_named **found, size_t *n, size_t *room,
 			continue;
 		if (*n == *room) {
 			*room = *room ? *room * 2 : 16;
-			if ((more = realloc(*found, *room * sizeof(**found))) ==
-			    NULL) {
+			if ((more = reallocarray(*found, *room,
+			    sizeof(**found))) == NULL) {
 				free(*found);
 				*found = NULL;
 				*n = *room = 0;

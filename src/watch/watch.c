@@ -21,6 +21,8 @@
 #include <unistd.h>
 
 #include "tach/clock.h"
+#include "tach/compat.h"
+#include "tach/line.h"
 #include "tach/meter.h"
 #include "tach/procfd.h"
 #include "tach/render.h"
@@ -101,7 +103,7 @@ static const char *const copy_tools[] = {
 };
 
 static uint64_t
-moved(const struct watched *w)
+file_moved(const struct watched *w)
 {
 	return w->position - w->first;
 }
@@ -117,45 +119,32 @@ size_of(const struct watched *w)
 }
 
 static void
-state_at(const struct watch *ws, struct watched *w, double now, bool final,
+file_state(const struct watch *ws, struct watched *w, double now, bool final,
     struct render_state *s)
 {
 	struct timespec wall;
 	uint64_t size = size_of(w);
+	/* the meter counts from where the file was when first seen */
+	struct line_source src = { .meter = &w->meter,
+	    .progress = &w->meter,
+	    .eta_size = size > w->position ? size - w->first : 0,
+	    .count = w->position, .done = w->position, .size = size,
+	    .unit = ws->opts->byte_unit, .window = ws->opts->average_window,
+	    .elapsed = now - w->since, .gauge = ws->opts->gauge,
+	    .final = final, .phase = ws->phase, .prefix = w->label,
+	    .name = ws->opts->name };
 
-	memset(s, 0, sizeof(*s));
-	s->prefix = w->label;
-	s->count = w->position;
-	s->done = w->position;
-	s->size = size;
-	s->rate = meter_rate(&w->meter, METER_RATE_WINDOW);
-	if (s->rate > w->rate_max)
-		w->rate_max = s->rate;
-	s->gauge = ws->opts->gauge;
+	line_state(&src, &w->rate_max, s);
 	s->one_look = ws->opts->once;
 	s->whose_file = true;
-	s->rate_max = w->rate_max;
-	s->average = ws->opts->average_window > 0 && !final ?
-	    meter_rate(&w->meter, ws->opts->average_window) :
-	    meter_average(&w->meter);
-	s->elapsed = now - w->since;
-	/* the meter counts from where the file was when first seen */
-	s->eta = size > w->position ? meter_eta(&w->meter, size - w->first) :
-	    -1;
-	s->stalled = meter_stalled(&w->meter);
-	s->final = final;
 	s->note = final && w->note[0] != '\0' ? w->note : NULL;
-	s->phase = ws->phase;
-	s->unit = ws->opts->byte_unit;
-	s->name = ws->opts->name;
-	s->waiting = -1;
 	if (clock_gettime(CLOCK_REALTIME, &wall) == 0)
 		s->wall = (double)wall.tv_sec;
 }
 
 /* "fd N (path)", and the process by name: which file a message is about. */
 static const char *
-whose(const struct proc *p, const struct watched *w, char *buf, size_t len)
+file_whose(const struct proc *p, const struct watched *w, char *buf, size_t len)
 {
 	if (p->name != NULL)
 		snprintf(buf, len, "%s %d: fd %d (%s)", p->name, (int)p->pid,
@@ -167,19 +156,19 @@ whose(const struct proc *p, const struct watched *w, char *buf, size_t len)
 }
 
 static void
-print_stats(struct watch *ws, struct proc *p, struct watched *w, double now)
+file_stats(struct watch *ws, struct proc *p, struct watched *w, double now)
 {
 	char who[4 * PATH_MAX + 64], at[32];
 
 	/* seen once, then gone: what it read after that was never seen */
 	if (w->samples < 2) {
 		report_info("%s: read between samples, at %llu when seen: "
-		    "not measured", whose(p, w, who, sizeof(who)),
+		    "not measured", file_whose(p, w, who, sizeof(who)),
 		    (unsigned long long)w->position);
 		return;
 	}
 	snprintf(at, sizeof(at), "at %llu", (unsigned long long)w->position);
-	report_moved(whose(p, w, who, sizeof(who)), moved(w),
+	report_moved(file_whose(p, w, who, sizeof(who)), file_moved(w),
 	    ws->opts->byte_unit, now - w->since, at);
 	report_rates(ws->out, who, &w->rates, ws->opts->interval,
 	    ws->opts->byte_unit);
@@ -205,7 +194,7 @@ lines_room(struct watch *ws)
 
 	if (total <= ws->nlines)
 		return;
-	if ((l = realloc(ws->lines, total * sizeof(*l))) == NULL)
+	if ((l = reallocarray(ws->lines, total, sizeof(*l))) == NULL)
 		report_err(1, "file list");
 	ws->lines = l;
 	ws->nlines = total;
@@ -219,25 +208,25 @@ draw(struct watch *ws, double now, bool final)
 
 	for (size_t i = 0; i < ws->nprocs; i++)
 		for (size_t j = 0; j < ws->procs[i].n; j++)
-			state_at(ws, &ws->procs[i].files[j], now, final,
+			file_state(ws, &ws->procs[i].files[j], now, final,
 			    &ws->lines[k++]);
 	report_draw(ws->out, ws->lines, k);
 }
 
 /* The outputs of one tick, or of a file's end. */
 static void
-emit(struct watch *ws, struct proc *p, struct watched *w, double now,
+emit_file(struct watch *ws, struct proc *p, struct watched *w, double now,
     enum end end)
 {
 	struct report_line l;
 
 	if (ws->opts->stats)
-		stats_interval(&w->rates, ws->opts->interval, now, moved(w),
-		    end != END_NONE);
+		stats_interval(&w->rates, ws->opts->interval, now,
+		    file_moved(w), end != END_NONE);
 	if (now - ws->origin < ws->opts->delay)
 		return;
 	memset(&l, 0, sizeof(l));
-	state_at(ws, w, now, end != END_NONE, &l.state);
+	file_state(ws, w, now, end != END_NONE, &l.state);
 	l.bytes = l.state.count;
 	l.result = ends[end];
 	l.pid = (long)p->pid;
@@ -275,9 +264,9 @@ forget(struct watch *ws, struct proc *p, size_t i, double now, enum end end)
 	struct watched *w = &p->files[i];
 
 	note_age(w, now);
-	emit(ws, p, w, now, end);
+	emit_file(ws, p, w, now, end);
 	if (ws->opts->stats)
-		print_stats(ws, p, w, now);
+		file_stats(ws, p, w, now);
 	stats_free(&w->rates.rates);
 	free(w->label);
 	free(w->file.path);
@@ -331,7 +320,7 @@ grow(struct proc *p)
 	struct watched *w;
 
 	p->room = p->room ? p->room * 2 : 8;
-	if ((w = realloc(p->files, p->room * sizeof(*w))) == NULL)
+	if ((w = reallocarray(p->files, p->room, sizeof(*w))) == NULL)
 		report_err(1, "file list");
 	p->files = w;
 }
@@ -487,7 +476,7 @@ only_open(const struct watch *ws, struct procfd_file *got, size_t n)
 
 /* Takes a sample of p and merges it.  Returns procfd's error. */
 static int
-sample(struct watch *ws, struct proc *p, double now)
+sample_proc(struct watch *ws, struct proc *p, double now)
 {
 	struct procfd_file *got;
 	size_t n;
@@ -513,7 +502,7 @@ sample(struct watch *ws, struct proc *p, double now)
 	for (size_t j = 0; j < p->n; j++)
 		if (p->files[j].samples > 1 && p->files[j].seen_at == now)
 			meter_update(&p->files[j].meter,
-			    now - p->files[j].since, moved(&p->files[j]));
+			    now - p->files[j].since, file_moved(&p->files[j]));
 	if (p->n > 1)
 		qsort(p->files, p->n, sizeof(*p->files), by_fd);
 	return 0;
@@ -535,7 +524,7 @@ report(struct watch *ws)
 			else
 				size[0] = '\0';
 			report_info("%s: at %llu%s bytes",
-			    whose(&ws->procs[i], w, who, sizeof(who)),
+			    file_whose(&ws->procs[i], w, who, sizeof(who)),
 			    (unsigned long long)w->position, size);
 		}
 }
@@ -578,7 +567,7 @@ finish(struct watch *ws, enum end end)
 
 /* A first sample's error: the process cannot be watched at all. */
 static _Noreturn void
-refuse(pid_t pid, int fd, int error)
+refuse_watch(pid_t pid, int fd, int error)
 {
 	if (error == ENOSYS)
 		report_errx(1, "-d: this system offers no way to see another "
@@ -615,7 +604,7 @@ add_proc(struct watch *ws, pid_t pid, int fd, const char *name, double now)
 
 	if (ws->nprocs == ws->room) {
 		ws->room = ws->room ? ws->room * 2 : 4;
-		if ((p = realloc(ws->procs, ws->room * sizeof(*p))) == NULL)
+		if ((p = reallocarray(ws->procs, ws->room, sizeof(*p))) == NULL)
 			report_err(1, "process list");
 		ws->procs = p;
 	}
@@ -626,7 +615,7 @@ add_proc(struct watch *ws, pid_t pid, int fd, const char *name, double now)
 	p->name = name;
 	p->hold = procfd_hold(pid);
 	ws->nprocs++;
-	if ((error = sample(ws, p, now)) != 0) {
+	if ((error = sample_proc(ws, p, now)) != 0) {
 		if (p->hold >= 0)
 			close(p->hold);
 		free(p->files);
@@ -709,7 +698,7 @@ frame(struct watch *ws, double now)
 		struct proc *p = &ws->procs[i];
 
 		for (size_t j = 0; j < p->n; j++)
-			emit(ws, p, &p->files[j], now, END_NONE);
+			emit_file(ws, p, &p->files[j], now, END_NONE);
 	}
 	/* -n or JSON into a reader that left: die of it, as pv */
 	if (ferror(stderr) && errno == EPIPE && !signals_ignored(SIGPIPE))
@@ -750,7 +739,7 @@ begin(struct watch *ws)
 		t = &opts->watch_pids[i];
 		if ((error = add_proc(ws, (pid_t)t->pid, t->fd, NULL,
 		    ws->origin)) != 0)
-			refuse((pid_t)t->pid, t->fd, error);
+			refuse_watch((pid_t)t->pid, t->fd, error);
 	}
 	if (opts->nwatch_names > 0) {
 		ws->names = opts->watch_names;
@@ -787,7 +776,7 @@ leave_lines(struct watch *ws, struct proc *p, double now)
 		return;
 	for (size_t j = 0; j < p->n; j++) {
 		note_age(&p->files[j], now);
-		state_at(ws, &p->files[j], now, true, &ws->lines[j]);
+		file_state(ws, &p->files[j], now, true, &ws->lines[j]);
 	}
 	report_draw(ws->out, ws->lines, p->n);
 	report_newline(ws->out);
@@ -807,7 +796,7 @@ sample_all(struct watch *ws, double now)
 	for (size_t i = 0; i < ws->nprocs; i++) {
 		struct proc *p = &ws->procs[i];
 
-		error = sample(ws, p, now);
+		error = sample_proc(ws, p, now);
 		/* the process, or the one descriptor followed, is done */
 		if (error == ESRCH || (p->fd >= 0 && (error == EBADF ||
 		    error == PROCFD_NOT_FILE || p->n == 0)))
@@ -818,7 +807,7 @@ sample_all(struct watch *ws, double now)
 			int fd = p->fd;
 
 			finish(ws, END_INTERRUPTED);
-			refuse(pid, fd, error);
+			refuse_watch(pid, fd, error);
 		} else
 			left++;
 	}
@@ -852,8 +841,8 @@ look_once(struct watch *ws)
 		    "is open in the processes watched");
 	for (size_t i = 0; i < ws->nprocs; i++)
 		for (size_t j = 0; j < ws->procs[i].n; j++)
-			emit(ws, &ws->procs[i], &ws->procs[i].files[j], now,
-			    END_NONE);
+			emit_file(ws, &ws->procs[i], &ws->procs[i].files[j],
+			    now, END_NONE);
 	report_closing(ws->out);
 	draw(ws, now, true);
 	report_end(ws->out);

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Beyond pv: -L pacing, -n, --format json, --stats with the bottleneck,
-# and two -c bars in one terminal.
+# covers: beyond pv: -L pacing, -n, --format json, --stats with the
+# bottleneck, and two -c bars in one terminal.
 . "$(dirname "$0")/lib.sh"
 
 out=$WORK/out
@@ -85,14 +85,18 @@ check "--stats: exact count, not on a tty" grep -q '^{"message":"12345678 bytes 
 check "--stats: rate summary" grep -Eq '^\{"message":"rate over [0-9]+ intervals: min .*, median .*, mean .*, max .*, stddev .*/s"\}$' "$err"
 check "--stats under --format json: every line an object" sh -c \
     "! grep -qv '^{.*}\$' '$err'"
-{ for i in 1 2 3 4 5 6 7 8 9 10; do head -c 10000 /dev/zero; sleep 0.1; done; } |
-    "$TACH" --stats -q 2>"$err" >/dev/null
+# The waits: a side held back by a tach of its own with -L (1 s of data
+# at its rate), so the share measured does not hang on a sleep's length.
+head -c 100000 /dev/zero >"$WORK/z100k"
+"$TACH" -q -L 100k -f "$WORK/z100k" | "$TACH" --stats -q 2>"$err" >/dev/null
 in=$(sed -n 's/.*input-wait \([0-9]*\)%.*/\1/p' "$err")
 check "--stats slow producer: input-wait ${in}% >= 50" [ "${in:-0}" -ge 50 ]
-head -c 50000000 /dev/zero | "$TACH" --stats -q 2>"$err" | (sleep 1; cat >/dev/null)
+head -c 50000000 /dev/zero | "$TACH" --stats -q 2>"$err" |
+    "$TACH" -q -L 50m >/dev/null
 out_w=$(sed -n 's/.*output-wait \([0-9]*\)%.*/\1/p' "$err")
 check "--stats slow consumer: output-wait ${out_w}% >= 40" [ "${out_w:-0}" -ge 40 ]
-head -c 50000000 /dev/zero | "$TACH" --stats -q --no-splice 2>"$err" | (sleep 1; cat >/dev/null)
+head -c 50000000 /dev/zero | "$TACH" --stats -q --no-splice 2>"$err" |
+    "$TACH" -q -L 50m >/dev/null
 out_w=$(sed -n 's/.*output-wait \([0-9]*\)%.*/\1/p' "$err")
 check "--stats slow consumer, read/write: output-wait ${out_w}% >= 40" [ "${out_w:-0}" -ge 40 ]
 # a paced consumer, bytes copied rather than spliced: the writes that
@@ -101,9 +105,18 @@ head -c 20000000 /dev/zero >"$WORK/z20"
 "$TACH" --stats -q --no-splice -f "$WORK/z20" 2>"$err" | "$TACH" -q -L 40m >/dev/null
 out_w=$(sed -n 's/.*output-wait \([0-9]*\)%.*/\1/p' "$err")
 check "--stats paced consumer, copied: output-wait ${out_w}% >= 60" [ "${out_w:-0}" -ge 60 ]
-# the live line names the bottleneck when there is room
-{ head -c 10000 /dev/zero; sleep 1; } | "$TACH" --force --stats -w 200 -i 0.1 2>"$err" >/dev/null
-check "--stats: live line shows input-wait" grep -q "input-wait [0-9]*%" "$err"
+# the closing line names the bottleneck when there is room: the input
+# held at the gate until a few lines are drawn
+close_gate
+rm -f "$err"
+{ head -c 10000 /dev/zero; gated; } |
+    "$TACH" --force --stats -w 200 -i 0.1 2>"$err" >/dev/null &
+pid=$!
+wait_until 60 sh -c "[ \$(tr '\r' '\n' <'$err' | grep -c 'KiB/s') -ge 5 ]"
+open_gate
+wait $pid
+check "--stats: the closing line shows input-wait" \
+    sh -c "tr '\r' '\n' <'$err' | grep -q 'avg .* input-wait [0-9]*%\$'"
 
 # Two -c bars in one terminal, each on its own line; nothing left behind.
 if command -v tmux >/dev/null; then

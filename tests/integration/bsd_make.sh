@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# contrib/bsd/Makefile: tach built as a BSD source tree builds it, with
-# bsd.prog.mk (Debian's bmake and its mk files), in an object directory
-# of the test's own: it builds, copies exactly, and lists every source
-# the CMake build compiles for this system but the zero-copy tier.
+# covers: contrib/bsd/Makefile: tach built as a BSD source tree builds it,
+# with bsd.prog.mk (Debian's bmake and its mk files), in an object directory
+# of the test's own: it builds, copies exactly, and lists every source the
+# CMake build compiles for this system but the zero-copy tier.
 . "$(dirname "$0")/lib.sh"
 [ "$(uname)" = Linux ] || skip "the Makefile's Linux branch is what runs here"
 need bmake pkg-config cc
@@ -30,7 +30,7 @@ for f in "$SOURCE_DIR"/src/*.c "$SOURCE_DIR"/src/*/*.c; do
 	f=${f##*/}
 	case $f in
 	zerocopy_linux.c|compat_pipes_linux.c|procfd_freebsd.c|procfd_netbsd.c|procfd_darwin.c|\
-	procfd_none.c|compat_bsd.c|compat_darwin.c|compat_unix.c) continue ;;
+	procfd_none.c|compat_bsd.c|compat_darwin.c|compat_unix.c|compat_reallocarray.c) continue ;;
 	esac
 	case " $srcs " in *" $f "*) ;; *) missing="$missing $f" ;; esac
 done

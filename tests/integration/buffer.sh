@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# -b of 4 MiB or more is a buffer: it holds up to that many bytes between
-# the input and the output, each side at its own pace, and every byte it
-# reads is delivered, or the run fails saying how many were not.
+# covers: -b of 4 MiB or more is a buffer: it holds up to that many bytes
+# between the input and the output, each side at its own pace, and every
+# byte it reads is delivered, or the run fails saying how many were not.
 . "$(dirname "$0")/lib.sh"
 
 random "$WORK/data" 20000003

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# --buffer-file PATH, mbuffer's -T: the buffer's memory is a file of its
-# size, mapped, so that it can hold more than memory does.  The file is
+# covers: --buffer-file PATH, mbuffer's -T: the buffer's memory is a file of
+# its size, mapped, so that it can hold more than memory does.  The file is
 # tach's own: made new at PATH, or nameless in directory PATH, its name
 # removed at once; anything already at PATH is refused and left as it is.
 . "$(dirname "$0")/lib.sh"

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Command mode, progress(1)'s way: feed cmd, pass its exit status on,
-# decompress with -z, and all of it again through a "progress" link.
+# covers: command mode, progress(1)'s way: feed cmd, pass its exit status
+# on, decompress with -z, and all of it again through a "progress" link.
 . "$(dirname "$0")/lib.sh"
 
 out=$WORK/out

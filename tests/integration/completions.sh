@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Every option that --help lists is in the bash, zsh and fish completions.
+# covers: every option that --help lists is in the bash, zsh and fish
+# completions.
 . "$(dirname "$0")/lib.sh"
 
 c=$SOURCE_DIR/contrib/completions

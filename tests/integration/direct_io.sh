@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# -K, --direct-io (pv 1.7): files and disks are read and written past the
-# page cache (O_DIRECT), through tach's aligned buffer; the last, short
-# block and any other the system will not take direct go through the
-# cache, exact; a file system that refuses is named, and the copy goes
-# on; standard input and output are left as tach found them.
+# covers: -K, --direct-io (pv 1.7): files and disks are read and written
+# past the page cache (O_DIRECT), through tach's aligned buffer; the last,
+# short block and any other the system will not take direct go through the
+# cache, exact; a file system that refuses is named, and the copy goes on;
+# standard input and output are left as tach found them.
 . "$(dirname "$0")/lib.sh"
 need strace
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# The bar's other terminals and modes, through tmux: TERM=dumb and unset,
-# colour and NO_COLOR, ^Z and fg, SIGTERM, and command mode's stdout.
+# covers: the bar's other terminals and modes, through tmux: TERM=dumb and
+# unset, colour and NO_COLOR, ^Z and fg, SIGTERM, and command mode's stdout.
 # Producers and commands wait at a gate that the test opens.
 . "$(dirname "$0")/lib.sh"
 tmux_session

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# pv's display options: -k (--si) shows bytes in powers of 1000 and reads
-# the sizes after it so; -u (--bar-style) fills the bar with blocks, "=>"
-# or shades; -g (--gauge) draws the rate against the highest seen when no
-# size is known.  The bytes pass as they are, whatever is drawn.
+# covers: pv's display options: -k (--si) shows bytes in powers of 1000 and
+# reads the sizes after it so; -u (--bar-style) fills the bar with blocks,
+# "=>" or shades; -g (--gauge) draws the rate against the highest seen when
+# no size is known.  The bytes pass as they are, whatever is drawn.
 . "$(dirname "$0")/lib.sh"
 
 random "$WORK/data" 5000000

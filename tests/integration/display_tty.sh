@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# The bar on a real terminal, through tmux: its fields, a resize, a stall,
-# ^C, a background job, and silence when stderr is not a terminal.
+# covers: the bar on a real terminal, through tmux: its fields, a resize, a
+# stall, ^C, a background job, and silence when stderr is not a terminal.
 # Producers wait at a gate that the test opens, so nothing depends on how
 # fast the machine is.
 . "$(dirname "$0")/lib.sh"

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# The edges a fourth round of faults found (issue 32): what tach must
-# never destroy, hang on, or miscount.  Whatever touches /dev runs in a
+# covers: the edges a fourth round of faults found (issue 32): what tach
+# must never destroy, hang on, or miscount.  Whatever touches /dev runs in a
 # private mount namespace with a tmpfs /dev of its own.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# The terminal's edges (issue 32): a terminal that stops reading never
-# holds the data or the exit; ^C, long names, a size passed and cmd's end
-# leave tidy lines.  In a tmux terminal, 100x30.
+# covers: the terminal's edges (issue 32): a terminal that stops reading
+# never holds the data or the exit; ^C, long names, a size passed and cmd's
+# end leave tidy lines.  In a tmux terminal, 100x30.
 . "$(dirname "$0")/lib.sh"
 tmux_session
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# -x, --extra-display (pv 1.9): the progress also in the terminal
+# covers: -x, --extra-display (pv 1.9): the progress also in the terminal
 # window's title (a status line in terminfo, or xterm's title sequence
 # where TERM names an xterm-like terminal) and in the process's title,
 # as ps and top show it.  Producers wait at a gate the test opens.

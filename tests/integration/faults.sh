@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Fault injection: every system call the engine makes, failing with each
-# error at the first, an early and a late call, in each mode.  Retryable
-# and not-supported errors end in exact output and exit 0; EPIPE in a
-# quiet death by SIGPIPE (as cat); anything else in a message and exit 1.
-# doc/TESTING.md has the same table for reviewers.
+# covers: fault injection: every system call the engine makes, failing with
+# each error at the first, an early and a late call, in each mode.
+# Retryable and not-supported errors end in exact output and exit 0; EPIPE
+# in a quiet death by SIGPIPE (as cat); anything else in a message and exit
+# 1. doc/TESTING.md has the same table for reviewers.
 . "$(dirname "$0")/lib.sh"
 need strace
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Honest numbers and a display that holds in daily use: -n's last line,
-# JSON's name and result, --stats' partial interval and waits, the hint
-# for "tach FILE", and in tmux: -c on a full screen, -w wider than the
+# covers: honest numbers and a display that holds in daily use: -n's last
+# line, JSON's name and result, --stats' partial interval and waits, the
+# hint for "tach FILE", and in tmux: -c on a full screen, -w wider than the
 # terminal, Unicode in -p, and -L after ^Z.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Hostile input: escape sequences and invalid UTF-8 in -p, huge prefixes,
-# numbers at the edges, extreme widths, missing or unknown terminals.
+# covers: hostile input: escape sequences and invalid UTF-8 in -p, huge
+# prefixes, numbers at the edges, extreme widths, missing or unknown
+# terminals.
 . "$(dirname "$0")/lib.sh"
 
 out=$WORK/out

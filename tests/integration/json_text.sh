@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# One output layer: every JSON object parses (python3's json module), with
-# a name that is not UTF-8, in a comma-decimal locale, and for a watched
-# path with ESC, a newline and a bidi override; no such byte reaches
-# stderr raw in --stats, SIGUSR1 or a message.
+# covers: one output layer: every JSON object parses (python3's json
+# module), with a name that is not UTF-8, in a comma-decimal locale, and for
+# a watched path with ESC, a newline and a bidi override; no such byte
+# reaches stderr raw in --stats, SIGUSR1 or a message.
 . "$(dirname "$0")/lib.sh"
 need python3
 random "$WORK/in" 300000

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Files over 4 GiB, which a 32-bit build without 64-bit offsets cannot
-# open, size or watch: a 5 GiB sparse file (no disk space used) through
-# -f, -l @FILE, stdin, -d PID and -d PID:FD, in every build variant.
+# covers: files over 4 GiB, which a 32-bit build without 64-bit offsets
+# cannot open, size or watch: a 5 GiB sparse file (no disk space used)
+# through -f, -l @FILE, stdin, -d PID and -d PID:FD, in every build variant.
 . "$(dirname "$0")/lib.sh"
 
 big=$WORK/big

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# -A N, --last-written N, and %{previous-line} (pv 1.8): the last bytes
-# written and the last whole line, where tach sees the bytes it moves:
-# line mode, which counts them on every tier.  Elsewhere they move
-# without a copy, and asking for them is refused, saying why.
+# covers: -A N, --last-written N, and %{previous-line} (pv 1.8): the last
+# bytes written and the last whole line, where tach sees the bytes it moves:
+# line mode, which counts them on every tier.  Elsewhere they move without a
+# copy, and asking for them is refused, saying why.
 . "$(dirname "$0")/lib.sh"
 
 seq 1 100000 | sed 's/^/line /' >"$WORK/lines"

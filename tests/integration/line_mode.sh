@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# --line-mode and --null: the bytes move exact and zero-copy, the counts,
-# rates, -l, -S, -n, JSON and --stats are in records.
+# covers: --line-mode and --null: the bytes move exact and zero-copy, the
+# counts, rates, -l, -S, -n, JSON and --stats are in records.
 . "$(dirname "$0")/lib.sh"
 
 out=$WORK/out

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Load: eight pipelines of 1 GiB at once with exact checksums, and one
-# long run whose count is checked at the end, with no descriptor or memory
-# growth along the way.
+# covers: load: eight pipelines of 1 GiB at once with exact checksums, and
+# one long run whose count is checked at the end, with no descriptor or
+# memory growth along the way.
 . "$(dirname "$0")/lib.sh"
 
 random "$WORK/block" 67108864

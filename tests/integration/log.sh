@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# --log FILE: a CSV row each interval (elapsed, bytes, lines, rate,
+# covers: --log FILE: a CSV row each interval (elapsed, bytes, lines, rate,
 # average, size, percent, eta, buffered, rate_in, final) for gnuplot or a
 # spreadsheet, whatever is drawn; a file that is the data's input or
 # output refused before it is emptied; a log that stops taking rows says

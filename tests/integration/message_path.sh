@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# One message path: no source writes a warning or an error but through
-# the reporter (message.c), which ends the bar's line first and, under
-# --format json, writes an object.  err(3), warn(3) and their kin, and
+# covers: one message path: no source writes a warning or an error but
+# through the reporter (message.c), which ends the bar's line first and,
+# under --format json, writes an object.  err(3), warn(3) and their kin, and
 # perror, may appear nowhere else; stderr is written directly only by the
 # reporter, the usage text and the child's last words before exec.
 . "$(dirname "$0")/lib.sh"

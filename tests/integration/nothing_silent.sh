@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Nothing silent: every process tach starts has its failure reported,
-# cmd's status wins when it stops reading, and an input that is the
-# output file is refused before a byte moves.
+# covers: nothing silent: every process tach starts has its failure
+# reported, cmd's status wins when it stops reading, and an input that is
+# the output file is refused before a byte moves.
 . "$(dirname "$0")/lib.sh"
 
 out=$WORK/out

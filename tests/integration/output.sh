@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# -o FILE (pv 1.8): write to FILE, as the shell's > would, so that
+# covers: -o FILE (pv 1.8): write to FILE, as the shell's > would, so that
 # `sudo tach -f disk.img -o /dev/sdX` needs no redirection; a file that
 # is also an input is refused before it is emptied.  -X (pv 1.8): read
 # and count, and write nothing.

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# What `cmake --install` lays out, against every packaging recipe's file
-# list and rules; the progress links, the install hints and reproducible
-# builds; the man page's lint; each distribution's package built from the
-# release tarball, where its tool is here.
+# covers: what `cmake --install` lays out, against every packaging recipe's
+# file list and rules; the progress links, the install hints and
+# reproducible builds; the man page's lint; each distribution's package
+# built from the release tarball, where its tool is here.
 . "$(dirname "$0")/lib.sh"
 : "${SOURCE_DIR:?SOURCE_DIR must name the source tree}"
 contrib=$SOURCE_DIR/contrib

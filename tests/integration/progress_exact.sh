@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# tach invoked as progress, against NetBSD progress(1) 1.25: the
+# covers: tach invoked as progress, against NetBSD progress(1) 1.25: the
 # differential.  Each line of the first table is a progress(1) command
 # line with the exit status and output that progress(1) gives (read off
 # its source: ../shared/reference/netbsd-progress.md); tach must give the

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# pv users' habits: -S stops at the -l size, -E sends unreadable blocks
-# as zeros, -W waits for the first byte before drawing, -D delays the
+# covers: pv users' habits: -S stops at the -l size, -E sends unreadable
+# blocks as zeros, -W waits for the first byte before drawing, -D delays the
 # first draw.
 . "$(dirname "$0")/lib.sh"
 

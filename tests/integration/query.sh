@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# -Q PID, --query PID (pv 1.10): a running copy's progress drawn from
-# another shell, through its control socket (this user's only, as -R),
+# covers: -Q PID, --query PID (pv 1.10): a running copy's progress drawn
+# from another shell, through its control socket (this user's only, as -R),
 # each time the copy draws, until its closing state; the querier's exit
 # status is the copy's outcome.  Producers wait at a gate the test opens.
 . "$(dirname "$0")/lib.sh"

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Error paths: bad options, read and write errors, a reader that goes away.
+# covers: error paths: bad options, read and write errors, a reader that
+# goes away.
 . "$(dirname "$0")/lib.sh"
 
 err=$WORK/err

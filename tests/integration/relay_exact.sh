@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Exact bytes through every descriptor combination, every tier, several
-# buffer sizes, and the sizes around page and buffer boundaries.
+# covers: exact bytes through every descriptor combination, every tier,
+# several buffer sizes, and the sizes around page and buffer boundaries.
 . "$(dirname "$0")/lib.sh"
 
 # The default buffers for pipes (st_blksize 4096): 1 MiB with splice,

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Counts past 4 GiB: a sparse 5 GiB file through tach, the count checked.
+# covers: counts past 4 GiB: a sparse 5 GiB file through tach, the count
+# checked.
 . "$(dirname "$0")/lib.sh"
 
 big=$WORK/sparse

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Which tier moves the bytes, the fallbacks between them under injected
-# faults, and descriptors that make the engine wait.
+# covers: which tier moves the bytes, the fallbacks between them under
+# injected faults, and descriptors that make the engine wait.
 . "$(dirname "$0")/lib.sh"
 need strace
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# -R: a running copy changed from another shell, over a socket only its
-# user can reach; -P: the PID file that finds it.
+# covers: -R: a running copy changed from another shell, over a socket only
+# its user can reach; -P: the PID file that finds it.
 . "$(dirname "$0")/lib.sh"
 
 # The sockets: on Linux abstract names, tach-UID-PID, that no file backs;

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# -E rescues everything that can be read: a failed read is split into
-# logical blocks (512 bytes on a file), only what fails is sent as zeros,
-# exactly those ranges are listed, with the rescued and lost counts.  The
-# failing disk is a preloaded shim (tests/badblocks.c) that fails reads
+# covers: -E rescues everything that can be read: a failed read is split
+# into logical blocks (512 bytes on a file), only what fails is sent as
+# zeros, exactly those ranges are listed, with the rescued and lost counts.
+# The failing disk is a preloaded shim (tests/badblocks.c) that fails reads
 # touching given ranges, whole, as FUSE does; a read that fails once
 # (strace) is retried and loses nothing.
 . "$(dirname "$0")/lib.sh"

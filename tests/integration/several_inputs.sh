@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Several -f: copied in order as cat copies them, every byte exact, the
-# size their sum, the line naming the file being read; a file that cannot
-# be read is reported and the rest still copied, with exit 1.
+# covers: several -f: copied in order as cat copies them, every byte exact,
+# the size their sum, the line naming the file being read; a file that
+# cannot be read is reported and the rest still copied, with exit 1.
 . "$(dirname "$0")/lib.sh"
 
 out=$WORK/out

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# A terminal shared with other programs: the bar never goes into data,
-# -c's lines never cover anyone's output (tar -v, warnings, the shell's
-# job lines, a resize), tach's messages start on a line of their own, the
-# cursor is never hidden, nothing is ever read from the terminal, and a
-# dumb or hostile terminal gets plain lines.
+# covers: A terminal shared with other programs: the bar never goes into
+# data, -c's lines never cover anyone's output (tar -v, warnings, the
+# shell's job lines, a resize), tach's messages start on a line of their
+# own, the cursor is never hidden, nothing is ever read from the terminal,
+# and a dumb or hostile terminal gets plain lines.
 . "$(dirname "$0")/lib.sh"
 need tmux strace
 random "$WORK/data" 1000000

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Signals while data moves: floods of SIGWINCH and SIGUSR1, stops and
-# continues, and the terminating signals, in filter and command mode.
+# covers: signals while data moves: floods of SIGWINCH and SIGUSR1, stops
+# and continues, and the terminating signals, in filter and command mode.
 . "$(dirname "$0")/lib.sh"
 
 data=$WORK/data

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Where the expected length comes from: -l, a regular file from its
+# covers: where the expected length comes from: -l, a regular file from its
 # offset on, a block device, -z's compressed file; a pipe has none.
 . "$(dirname "$0")/lib.sh"
 
@@ -34,8 +34,10 @@ if dev=$(losetup -f --show "$WORK/disk" 2>/dev/null) && [ -b "$dev" ]; then
 	got=$(size_of "$TACH" --format json <"$dev")
 	losetup -d "$dev"
 	check "block device: BLKGETSIZE64 ($got)" [ "$got" = 5242880 ]
-else
-	echo "no loop device here: block device size not tested" >&2
+elif [ "$failures" -eq 0 ]; then
+	# the rest passed; the one that could not run is reported, not passed
+	skip "no loop device here: block device size not tested" \
+	    "($checks other checks passed)"
 fi
 
 done_testing

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# covers: holes.  Without -O an input file's holes are kept where the
-# output is a regular file (as cp's --sparse=auto); -O, --sparse (pv
-# 1.9): blocks of zeros in data become holes too.  The output ends at its
-# full size; an input file's holes are skipped unread (SEEK_DATA).  The output is exact on every path, a hole
-# is never made where the file held other bytes, and what cannot take
-# holes is refused before a byte moves.
+# covers: holes.  Without -O an input file's holes are kept where the output
+# is a regular file (as cp's --sparse=auto); -O, --sparse (pv 1.9): blocks
+# of zeros in data become holes too.  The output ends at its full size; an
+# input file's holes are skipped unread (SEEK_DATA).  The output is exact on
+# every path, a hole is never made where the file held other bytes, and what
+# cannot take holes is refused before a byte moves.
 . "$(dirname "$0")/lib.sh"
 
 # blocks FILE: the 512-byte blocks FILE takes on disk

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# --stall-timeout SEC: when nothing has been read or written for SEC
+# covers: --stall-timeout SEC: when nothing has been read or written for SEC
 # seconds, tach fails, naming the side that held the copy up, with every
 # byte either delivered or counted as not; a copy that moves, however
 # slowly, is left alone.

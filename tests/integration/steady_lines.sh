@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Steady lines: no field changes its width as its number crosses a unit,
-# so nothing on the line moves.  pv's own two tests for Debian bug 586763
-# (the byte count and the rate passing 1 MiB), adapted: the bursts come
-# when the previous one has been drawn, not after a sleep; then the same
-# for the default bar, and for line mode's SI steps.
+# covers: steady lines: no field changes its width as its number crosses a
+# unit, so nothing on the line moves.  pv's own two tests for Debian bug
+# 586763 (the byte count and the rate passing 1 MiB), adapted: the bursts
+# come when the previous one has been drawn, not after a sleep; then the
+# same for the default bar, and for line mode's SI steps.
 . "$(dirname "$0")/lib.sh"
 
 mkfifo "$WORK/in"

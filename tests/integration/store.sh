@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# -U FILE, --store-and-forward FILE (pv 1.9): all of the input is read
-# into FILE first, drawn as a run of its own, and then sent on with its
+# covers: -U FILE, --store-and-forward FILE (pv 1.9): all of the input is
+# read into FILE first, drawn as a run of its own, and then sent on with its
 # size known.  FILE is tach's own, new (kept once whole, removed if the
 # store fails), or "-" for a file of no name in $TMPDIR.
 . "$(dirname "$0")/lib.sh"

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# contrib/tach-sweep: the statistics against worked examples, and a small
-# sweep with its table and plots.
+# covers: contrib/tach-sweep: the statistics against worked examples, and a
+# small sweep with its table and plots.
 . "$(dirname "$0")/lib.sh"
 sweep=$SOURCE_DIR/contrib/tach-sweep
 

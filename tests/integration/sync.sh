@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# -Y/--sync: the output file's unwritten pages stay within two windows
-# (8 MiB each) while copying, the last flush is part of the run and the
-# bar says so, and a device's error at any flush fails the run.
+# covers: -Y/--sync: the output file's unwritten pages stay within two
+# windows (8 MiB each) while copying, the last flush is part of the run and
+# the bar says so, and a device's error at any flush fails the run.
 . "$(dirname "$0")/lib.sh"
 need strace
 

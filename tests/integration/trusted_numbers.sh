@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Numbers and ends a user acts on: -F %T stays a percentage, -z keeps
-# one descriptor a file, a child's crash is not dumped as tach's core, a
-# decompressor that fails is named, the magic is read whole, and a
-# stray SIGALRM does not kill a copy.
+# covers: numbers and ends a user acts on: -F %T stays a percentage, -z
+# keeps one descriptor a file, a child's crash is not dumped as tach's core,
+# a decompressor that fails is named, the magic is read whole, and a stray
+# SIGALRM does not kill a copy.
 . "$(dirname "$0")/lib.sh"
 random "$WORK/data" 3000000
 

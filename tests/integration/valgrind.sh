@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# valgrind memcheck over a representative subset: each tier, command mode,
-# -z, -x and the display.  Any error, definite or possible leak fails
+# covers: valgrind memcheck over a representative subset: each tier, command
+# mode, -z, -x and the display.  Any error, definite or possible leak fails
 # (pv's memory tests count both): valgrind exits 99 then, and each run's
 # status is kept, since most run inside a pipeline.
 . "$(dirname "$0")/lib.sh"

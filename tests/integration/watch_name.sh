@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Watch by name, as the coreutils viewer does: -d NAME watches every
+# covers: watch by name, as the coreutils viewer does: -d NAME watches every
 # process of that command name, a block each, -d alone the usual copy
 # tools, --wait-for picks up new ones until ^C; --reading and --writing
 # keep only the files open that way; JSON and -n say whose each line is.

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# -d on a real terminal, through tmux: one line per file, stacked, the
-# block redrawn in place as files open and close, the last lines kept.
+# covers: -d on a real terminal, through tmux: one line per file, stacked,
+# the block redrawn in place as files open and close, the last lines kept.
 . "$(dirname "$0")/lib.sh"
 [ "$(uname)" = Linux ] || skip "the watch test reads /proc (Linux)"
 tmux_session

@@ -88,6 +88,24 @@ golden_known_ascii(void **state)
 	assert_non_null(strstr(line, "ETA 0:00:05"));
 }
 
+/* Like progress(1), the percentage is cut, never rounded: 100 means all */
+static void
+percent_cut_not_rounded(void **state)
+{
+	struct render_state s = half();
+
+	(void)state;
+	s.count = s.done = 995;
+	render_line(&s, 80, &ascii, line, sizeof(line));
+	assert_memory_equal(line, " 99% ", 5);
+	s.count = s.done = 999;
+	render_line(&s, 80, &ascii, line, sizeof(line));
+	assert_memory_equal(line, " 99% ", 5);
+	s.count = s.done = 1000;
+	render_line(&s, 80, &ascii, line, sizeof(line));
+	assert_memory_equal(line, "100% ", 5);
+}
+
 static void
 golden_known_utf8(void **state)
 {
@@ -995,6 +1013,7 @@ main(void)
 		cmocka_unit_test(gauge),
 		cmocka_unit_test(buffered_line),
 		cmocka_unit_test(holes_field),
+		cmocka_unit_test(percent_cut_not_rounded),
 		cmocka_unit_test(title_text),
 		cmocka_unit_test(last_written),
 		cmocka_unit_test(numeric_fields),
