@@ -417,8 +417,8 @@ copy_inputs(struct relay *relay, struct input *in, const struct options *opts,
 
 	for (;;) {
 		relay_next_input(relay, in->fd, *next - 1);
-		relay->direct_in = opts->direct && direct_io(in->fd, in->name,
-		    in->fd == STDIN_FILENO);
+		relay_direct(relay, true, opts->direct && direct_io(in->fd,
+		    in->name, in->fd == STDIN_FILENO));
 		*in_name = opts->decompress ? in->decompressor_name : in->name;
 		end = relay_run(relay);
 		if (relay_reached(relay) ||
@@ -815,20 +815,82 @@ store_inputs(struct options *opts, struct input *in, size_t *next,
 	opts->decompress = false;
 }
 
-int
-main(int argc, char *argv[])
+/* After the copy: each end in its order, the closing line, the status. */
+static int
+finish(struct run *run, struct relay *relay, struct display *display,
+    const struct options *opts, struct input *in, FILE *log)
 {
-	struct options opts;
+	enum display_outcome outcome;
+	char why[4 * PATH_MAX + 256];
+	const char *reason;
+	bool skipped;
+	int status;
+
+	end_command(run, opts->as_progress);
+	end_output(run, relay, display);
+	end_children(run, in);
+	outcome = outcome_of(run, relay);
+	reason = outcome == DISPLAY_FAILED ? reason_of(run, relay, why,
+	    sizeof(why)) : NULL;
+	display_finish(display, outcome, reason);
+	skipped = report_skipped(relay, opts);
+	status = exit_of(run, relay, skipped, reason);
+	/* the log is output asked for: one that failed fails the run */
+	if (log != NULL && fclose(log) == EOF && !display->log_failed) {
+		report_warn("--log %s", text_safe(opts->log));
+		display->log_failed = true;
+	}
+	return status == 0 && display->log_failed ? 1 : status;
+}
+
+/* The copy: the output and inputs opened, the bytes moved, the ends. */
+static int
+copy_run(struct options *opts)
+{
 	struct input in;
 	struct display display;
 	struct relay relay;
 	struct run run = { .cmd = -1, .out = STDOUT_FILENO };
-	enum display_outcome outcome;
-	char why[4 * PATH_MAX + 256];
-	const char *reason;
 	size_t next = 0;
-	bool skipped;
 	FILE *log;
+
+	open_output(opts);
+	if (opts->sparse)
+		sparse_output(opts->output != NULL ? opts->output : "stdout");
+	log = open_log(opts);
+	if (!open_next(&in, opts, &next, &run.failed)) {
+		if (signals_fatal() != 0)
+			signals_die(signals_fatal());
+		return 1;
+	}
+	input_sizes(&in, opts);
+	if (opts->store != NULL)
+		store_inputs(opts, &in, &next, &run, log);
+	run.out_name = opts->output != NULL ? opts->output : "stdout";
+	if (opts->cmd != NULL) {
+		run.out = start_command(opts, &in, &run.cmd);
+		run.out_name = opts->cmd[0];
+	}
+	relay_setup(&relay, opts, in.fd, run.out, &display);
+	relay_direct(&relay, false, opts->direct && direct_io(run.out,
+	    run.out_name, run.out == STDOUT_FILENO && opts->output == NULL));
+	display_start(&display, opts, &in, &relay);
+	display_log(&display, log, opts->log, run.log_failed);
+	run.end = copy_inputs(&relay, &in, opts, &display, &next, &run.failed,
+	    &run.in_name);
+	direct_return();	/* before stdin and stdout are closed */
+	run.at_size = relay_reached(&relay);
+	run.error = relay.error;
+	/* nothing is left to change: a late -R says so at once */
+	control_close();
+	relay_free(&relay);
+	return finish(&run, &relay, &display, opts, &in, log);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct options opts;
 	int status;
 
 	standard_fds_open();
@@ -852,55 +914,7 @@ main(int argc, char *argv[])
 	/* once the file is there, -R with its PID is heard */
 	if (opts.pidfile != NULL)
 		pidfile_publish(opts.pidfile);
-	if (opts.watching) {
-		status = watch_run(&opts);
-		options_free(&opts);
-		return status;
-	}
-	open_output(&opts);
-	if (opts.sparse)
-		sparse_output(opts.output != NULL ? opts.output : "stdout");
-	log = open_log(&opts);
-	if (!open_next(&in, &opts, &next, &run.failed)) {
-		if (signals_fatal() != 0)
-			signals_die(signals_fatal());
-		return 1;
-	}
-	input_sizes(&in, &opts);
-	if (opts.store != NULL)
-		store_inputs(&opts, &in, &next, &run, log);
-	run.out_name = opts.output != NULL ? opts.output : "stdout";
-	if (opts.cmd != NULL) {
-		run.out = start_command(&opts, &in, &run.cmd);
-		run.out_name = opts.cmd[0];
-	}
-	relay_setup(&relay, &opts, in.fd, run.out, &display);
-	relay.direct_out = opts.direct && direct_io(run.out, run.out_name,
-	    run.out == STDOUT_FILENO && opts.output == NULL);
-	display_start(&display, &opts, &in, &relay);
-	display_log(&display, log, opts.log, run.log_failed);
-	run.end = copy_inputs(&relay, &in, &opts, &display, &next, &run.failed,
-	    &run.in_name);
-	direct_return();	/* before stdin and stdout are closed */
-	run.at_size = relay_reached(&relay);
-	run.error = relay.error;
-	/* nothing is left to change: a late -R says so at once */
-	control_close();
-	relay_free(&relay);
-	end_command(&run, opts.as_progress);
-	end_output(&run, &relay, &display);
-	end_children(&run, &in);
-	outcome = outcome_of(&run, &relay);
-	reason = outcome == DISPLAY_FAILED ? reason_of(&run, &relay, why,
-	    sizeof(why)) : NULL;
-	display_finish(&display, outcome, reason);
-	skipped = report_skipped(&relay, &opts);
-	status = exit_of(&run, &relay, skipped, reason);
-	/* the log is output asked for: one that failed fails the run */
-	if (log != NULL && fclose(log) == EOF && !display.log_failed) {
-		report_warn("--log %s", text_safe(opts.log));
-		display.log_failed = true;
-	}
+	status = opts.watching ? watch_run(&opts) : copy_run(&opts);
 	options_free(&opts);
-	return status == 0 && display.log_failed ? 1 : status;
+	return status;
 }

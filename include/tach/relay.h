@@ -175,6 +175,11 @@ enum relay_end	relay_run(struct relay *r);
 /* ^Z stopped tach for seconds: under -L they earn no burst. */
 void		relay_suspended(struct relay *r, double seconds);
 /*
+ * -K: whether the input's (input) or the output's descriptor was set
+ * direct, for the calls on it to expect direct I/O's rules.
+ */
+void		relay_direct(struct relay *r, bool input, bool on);
+/*
  * SIGCONT: a stop, ^Z's or SIGSTOP's, is no stall; --stall-timeout's
  * wait starts again.
  */

@@ -190,6 +190,15 @@ relay_suspended(struct relay *r, double seconds)
 }
 
 void
+relay_direct(struct relay *r, bool input, bool on)
+{
+	if (input)
+		r->direct_in = on;
+	else
+		r->direct_out = on;
+}
+
+void
 relay_continued(struct relay *r)
 {
 	r->moved_at = clock_now();

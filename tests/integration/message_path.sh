@@ -12,7 +12,7 @@ calls=$(grep -nE '(^|[^_[:alnum:]])(err|errx|errc|warn|warnx|warnc|verr|verrx|vw
 check "no err(3) or warn(3) call outside the reporter: ${calls:-none}" \
     [ -z "$calls" ]
 direct=$(grep -nE 'f(printf|puts)\(stderr|putc\([^,]*, *stderr' "$src"/*.c "$src"/*/*.c |
-    grep -vE '^[^:]*/(message|report|options)\.c:' || true)
+    grep -vE '^[^:]*/(message|report|help)\.c:' || true)
 check "stderr written only by the reporter and the usage: ${direct:-none}" \
     [ -z "$direct" ]
 
