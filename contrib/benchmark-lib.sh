@@ -3,13 +3,16 @@
 # scratch directory, and the median the reports are made of.
 #
 # Set rounds and gib (the defaults) and needs (the tools) before sourcing;
-# afterwards tach, work and results are set, and fd 4 takes the report.
-while getopts r:g:o: opt; do
+# afterwards tach, work and results are set, and fd 4 takes the report;
+# -B names an earlier tach (before), for those that run it beside.
+before=
+while getopts r:g:o:B: opt; do
 	case $opt in
 	r) rounds=$OPTARG ;;
 	g) gib=$OPTARG ;;
 	o) report=$OPTARG ;;
-	*) echo "usage: $0 [-r rounds] [-g GiB] [-o file] [tach]" >&2; exit 1 ;;
+	B) before=$(realpath "$OPTARG") ;;
+	*) echo "usage: $0 [-r rounds] [-g GiB] [-o file] [-B tach] [tach]" >&2; exit 1 ;;
 	esac
 done
 shift $((OPTIND - 1))

@@ -3,13 +3,15 @@
 # Throughput benchmark: tach against the bare pipe, cat and pv, in one run,
 # alternating the candidates round by round, reporting medians.
 #
-#   contrib/benchmark.sh [-r ROUNDS] [-g GIB] [-o FILE] [TACH]
+#   contrib/benchmark.sh [-r ROUNDS] [-g GIB] [-o FILE] [-B BEFORE] [TACH]
 #
 # Pipelines (X = 4K, 64K, 1M):
 #   dd if=/dev/zero bs=X | T | dd of=/dev/null bs=X   T = none, cat, pv -q, tach -q,
 #                                                     tach -q --no-splice
 #   T <file >/dev/null, T <file | dd of=/dev/null bs=1M
 #   the display on (in a pty) against tach -q
+#   with -B, an earlier build (tach-before -q) in every round beside them,
+#   so that a change's cost on the data's path is measured in one run
 # For each: median throughput, its spread, the middle process's own CPU
 # seconds per GiB (user+sys), the whole pipeline's CPU seconds per GiB and
 # how many cores that kept busy, and the middle process's peak RSS.  Writes
@@ -31,6 +33,7 @@ filter() {
 	tach) echo "$tach -q" ;;
 	tach-copy) echo "$tach -q --no-splice" ;;
 	tach-display) echo "$tach" ;;
+	tach-before) echo "$before -q" ;;
 	esac
 }
 
@@ -70,6 +73,7 @@ head -c "$bytes" /dev/urandom >"$work/file"
 cat "$work/file" >/dev/null	# into the page cache
 
 names=(bare cat pv tach tach-copy)
+[ -n "$before" ] && names+=(tach-before)
 for round in $(seq "$rounds"); do
 	# rotate the order each round, so no candidate always goes first
 	k=$(( (round - 1) % ${#names[@]} ))

@@ -284,6 +284,31 @@ can_wait(int fd)
 	    S_ISBLK(sb.st_mode));
 }
 
+/*
+ * The ticks that draw, or, undrawn, a slow one: -L needs ^Z seen, so a
+ * stop earns no burst, and --stall-timeout needs SIGCONT seen, so a stop
+ * is no stall; a signal that arrived just before a call blocked (on an
+ * input that never speaks) is acted on within a second.
+ */
+static void
+display_ticks(struct display *d, const struct options *opts)
+{
+	if (!d->out.active && !d->numeric && !d->json && !d->stats &&
+	    opts->rate_limit == 0 && opts->stall_timeout == 0 &&
+	    opts->log == NULL && opts->extra == 0) {
+		signals_timer(1);
+		return;
+	}
+	signals_install_display();
+	if (opts->cursor)
+		report_pin(&d->out);
+	signals_timer(d->interval);
+	d->ticking = true;
+	d->starting = !opts->as_progress;
+	(void)emit(d, false, DISPLAY_COMPLETE, NULL);
+	d->starting = false;
+}
+
 void
 display_start(struct display *d, const struct options *opts,
     const struct input *in, struct relay *r)
@@ -326,26 +351,7 @@ display_start(struct display *d, const struct options *opts,
 	    opts->width, opts->format, opts->bar_style);
 	title_open(&d->title, opts->extra, opts->extra_format, fd);
 	d->gauge = opts->gauge;
-	/*
-	 * -L needs ^Z seen, so a stop earns no burst, and --stall-timeout
-	 * needs SIGCONT seen, so a stop is no stall.  Undrawn, a slow tick
-	 * still comes: a signal that arrived just before a call blocked
-	 * (on an input that never speaks) is acted on within a second.
-	 */
-	if (!d->out.active && !machine && !d->stats && opts->rate_limit == 0 &&
-	    opts->stall_timeout == 0 && opts->log == NULL &&
-	    opts->extra == 0) {
-		signals_timer(1);
-		return;
-	}
-	signals_install_display();
-	if (opts->cursor)
-		report_pin(&d->out);
-	signals_timer(d->interval);
-	d->ticking = true;
-	d->starting = !opts->as_progress;
-	(void)emit(d, false, DISPLAY_COMPLETE, NULL);
-	d->starting = false;
+	display_ticks(d, opts);
 }
 
 void

@@ -64,25 +64,13 @@ start_command(const struct options *opts, struct input *in, pid_t *pid)
 	return fds[1];
 }
 
-/* -b below RELAY_BUFFER_MIN: the size of each read and write. */
+/* -b below RELAY_BUFFER_MIN, or derived: each read's and write's size. */
 static size_t
-buffer_size(const struct options *opts, int in, int out)
+transfer_size(const struct options *opts, int in, int out)
 {
-	if (opts->bufsize == 0 || opts->bufsize >= RELAY_BUFFER_MIN)
+	if (opts->transfer == 0)
 		return relay_default_bufsize(in, out, !opts->no_splice);
-	return (size_t)opts->bufsize;
-}
-
-/* -b from RELAY_BUFFER_MIN on: the bytes held between input and output. */
-static size_t
-ring_size(const struct options *opts)
-{
-	if (opts->bufsize < RELAY_BUFFER_MIN)
-		return 0;
-	if ((unsigned long long)opts->bufsize > SIZE_MAX)
-		report_errx(1, "-b: a buffer of %lld bytes: more than this "
-		    "system can address", opts->bufsize);
-	return (size_t)opts->bufsize;
+	return opts->transfer;
 }
 
 /*
@@ -94,11 +82,11 @@ ring_size(const struct options *opts)
 static void
 buffer_fits(const struct options *opts)
 {
-	unsigned long long size = (unsigned long long)opts->bufsize, limit;
+	unsigned long long size = opts->buffer, limit;
 	char have[32];
 	const char *why;
 
-	if (ring_size(opts) == 0 || opts->buffer_file != NULL)
+	if (opts->buffer == 0 || opts->buffer_file != NULL)
 		return;
 	limit = compat_memory_limit(&why);
 	render_amount((double)limit, RENDER_BYTES, have, sizeof(have));
@@ -503,8 +491,8 @@ relay_setup(struct relay *r, const struct options *opts, int in, int out,
     struct display *display)
 {
 	relay_init(r, in, out, &(struct relay_config){
-	    .bufsize = buffer_size(opts, in, out),
-	    .buffer = ring_size(opts),
+	    .bufsize = transfer_size(opts, in, out),
+	    .buffer = opts->buffer,
 	    .buffer_file = opts->buffer_file,
 	    .write_at = opts->write_at,
 	    .read_at = opts->read_at,
@@ -738,6 +726,23 @@ exit_of(const struct run *run, const struct relay *r, bool skipped,
 	return skipped || run->failed ? 1 : 0;
 }
 
+/* -U's storing takes the input as it comes: -L, -Y, a buffer are the sending's. */
+static struct options
+store_options(const struct options *opts)
+{
+	struct options o = *opts;
+
+	o.rate_limit = o.read_limit = 0;
+	o.sync = o.sparse = false;	/* tach's own file, read whole */
+	o.buffer_file = NULL;
+	o.write_at = 0;
+	o.read_at = 100;
+	o.buffer = 0;
+	if (o.name == NULL)
+		o.name = "storing";
+	return o;
+}
+
 /*
  * -U: every input into the store first, drawn as a run of its own (named
  * "storing" unless -N names it) that takes the input as it comes: -L, -Y
@@ -749,7 +754,7 @@ static void
 store_inputs(struct options *opts, struct input *in, size_t *next,
     struct run *run, FILE *log)
 {
-	struct options o = *opts;
+	struct options o = store_options(opts);
 	struct display display;
 	struct relay relay;
 	struct run stored = { .cmd = -1 };
@@ -765,15 +770,6 @@ store_inputs(struct options *opts, struct input *in, size_t *next,
 		stored.out_name = opts->store;
 		atexit(store_withdraw);
 	}
-	o.rate_limit = o.read_limit = 0;
-	o.sync = o.sparse = false;	/* tach's own file, read whole */
-	o.buffer_file = NULL;
-	o.write_at = 0;
-	o.read_at = 100;
-	if (o.bufsize >= RELAY_BUFFER_MIN)
-		o.bufsize = 0;
-	if (o.name == NULL)
-		o.name = "storing";
 	relay_setup(&relay, &o, in->fd, stored.out, &display);
 	display_start(&display, &o, in, &relay);
 	display.storing = true;
@@ -910,7 +906,7 @@ main(int argc, char *argv[])
 	buffer_fits(&opts);
 	/* progress(1) leaves nothing in /tmp; tach's -R finds tach */
 	if (!opts.as_progress && !opts.watching)
-		control_listen(ring_size(&opts) > 0, options_sees(&opts));
+		control_listen(opts.buffer > 0, options_sees(&opts));
 	/* once the file is there, -R with its PID is heard */
 	if (opts.pidfile != NULL)
 		pidfile_publish(opts.pidfile);

@@ -14,6 +14,7 @@
 #include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,17 +144,14 @@ static const struct option progress_long_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* A number of seconds from min to a day, for -i and -D. */
+/* A number of seconds from min to a day, for -i, -D, -m, --stall-timeout. */
 static bool
 seconds_arg(const char *what, const char *text, double min, double *v,
     char *msg, size_t msglen)
 {
-	char *end;
-
-	*v = strtod(text, &end);
-	if (end == text || *end != '\0' || !(*v >= min && *v <= 86400)) {
+	if (!seconds_parse(text, min, v)) {
 		snprintf(msg, msglen, "%s `%s': not a number of seconds "
-		    "from %g to 86400", what, text, min);
+		    "from %g to %d", what, text, min, SECONDS_MAX);
 		return false;
 	}
 	return true;
@@ -354,75 +352,6 @@ watch_arg(struct options *opts, int argc, const char *text, char *msg,
 	opts->watch_pids[opts->nwatch_pids++] = t;
 	return true;
 }
-
-/*
- * The first option given that -d (watching another process) or -R
- * (changing a running copy) does not take, or NULL.
- */
-static const char *
-not_taken(const struct options *opts, char mode)
-{
-	const struct {
-		bool given;
-		const char *name;
-		bool watching, remote, query;	/* taken by -d, -R, -Q */
-	} opt[] = {
-		{ opts->cmd != NULL, "a command", false, false, false },
-		/* -Q: the copy draws at its own interval */
-		{ opts->interval_given, "-i", true, true, false },
-		{ opts->nfiles > 0, "-f", false, false, false },
-		{ opts->quiet, "-q", false, false, true },
-		{ opts->rate_limit != 0, "-L", false, true, false },
-		{ opts->size >= 0, "-l", false, false, false },
-		{ opts->stop_at_size, "-S", false, false, false },
-		{ opts->bufsize != 0, "-b", false, false, false },
-		{ opts->decompress, "-z", false, false, false },
-		{ opts->skip_errors, "-E", false, false, false },
-		{ opts->sync, "-Y", false, false, false },
-		{ opts->wait, "-W", false, false, false },
-		{ opts->cursor, "-c", false, false, false },
-		{ opts->separator == '\n', "--line-mode", false, false, false },
-		{ opts->separator == '\0', "-0", false, false, false },
-		{ opts->no_splice, "--no-splice", false, false, false },
-		{ opts->watching, "-d", true, false, false },
-		{ opts->numeric, "-n", true, false, true },
-		{ opts->bits, "-8", true, false, true },
-		/* -R: for -L's value */
-		{ opts->si, "-k", true, true, true },
-		{ opts->bar_style != RENDER_BLOCK, "-u", true, false, true },
-		{ opts->gauge, "-g", true, false, false },
-		{ opts->average_window != 0, "-m", true, false, false },
-		{ opts->json, "--format json", true, false, true },
-		{ opts->format != NULL, "-F", true, true, true },
-		{ opts->stats, "--stats", true, false, false },
-		{ opts->force, "--force", true, false, true },
-		{ opts->delay != 0, "-D", true, false, false },
-		{ opts->stderr_bar, "-e", true, false, false },
-		{ opts->pidfile != NULL, "-P", true, false, false },
-		{ opts->stall_timeout != 0, "--stall-timeout",
-		    false, false, false },
-		{ opts->write_at != 0, "--write-at", false, false, false },
-		{ opts->read_at != 100, "--read-at", false, false, false },
-		{ opts->read_limit != 0, "--read-limit", false, true, false },
-		{ opts->buffer_file != NULL, "--buffer-file",
-		    false, false, false },
-		{ opts->store != NULL, "-U", false, false, false },
-		{ opts->output != NULL, "-o", false, false, false },
-		{ opts->discard, "-X", false, false, false },
-		{ opts->sparse, "-O", false, false, false },
-		{ opts->direct, "-K", false, false, false },
-		{ opts->extra != 0, "-x", false, false, false },
-		{ opts->last_written != 0, "-A", false, false, false },
-		{ opts->log != NULL, "--log", false, false, false },
-	};
-
-	for (size_t i = 0; i < sizeof(opt) / sizeof(opt[0]); i++)
-		if (opt[i].given && !(mode == 'R' ? opt[i].remote :
-		    mode == 'Q' ? opt[i].query : opt[i].watching))
-			return opt[i].name;
-	return NULL;
-}
-
 
 /*
  * -f: tach reads each file in turn; progress(1) reads only the last.  The
@@ -669,62 +598,59 @@ extra_arg(struct options *opts, const char *arg, char *msg, size_t msglen)
 	    render_format_check(opts->extra_format, msg, msglen);
 }
 
-/*
- * An option with an argument: takes it and returns true, or false with
- * msg saying why the value is bad.
- */
+/* -b: a transfer size below RELAY_BUFFER_MIN, a buffer from it on. */
 static bool
-value_option(struct options *opts, int argc, int ch, const char *arg,
-    char *msg, size_t msglen)
+buffer_arg(struct options *opts, const char *arg, char *msg, size_t msglen)
 {
 	long long n;
-	bool ok = true;
+
+	if (!size_arg("buffer size", arg, opts->si, 1, LLONG_MAX, &n, msg,
+	    msglen))
+		return false;
+	opts->transfer = opts->buffer = 0;
+	if (n < RELAY_BUFFER_MIN)
+		opts->transfer = (size_t)n;
+	else if ((unsigned long long)n > SIZE_MAX) {
+		snprintf(msg, msglen, "-b: a buffer of %lld bytes: more than "
+		    "this system can address", n);
+		return false;
+	} else
+		opts->buffer = (size_t)n;
+	return true;
+}
+
+/* A numeric option's value: taken, true; bad, false; not one, -1. */
+static int
+number_option(struct options *opts, int ch, const char *arg, char *msg,
+    size_t msglen)
+{
+	long long n;
+	bool ok;
 
 	switch (ch) {
 	case 'b':
-		return size_arg("buffer size", arg, opts->si, 1, LLONG_MAX,
-		    &opts->bufsize, msg, msglen);
+		return buffer_arg(opts, arg, msg, msglen);
 	case 'D':
 		return seconds_arg("delay", arg, 0, &opts->delay, msg, msglen);
 	case 'm':
 		return seconds_arg("average rate window", arg, 1,
 		    &opts->average_window, msg, msglen);
+	case 'i':
+		opts->interval_given = true;
+		return seconds_arg("interval", arg, SECONDS_INTERVAL_MIN,
+		    &opts->interval, msg, msglen);
+	case OPT_STALL_TIMEOUT:
+		return seconds_arg("stall timeout", arg, 0.1,
+		    &opts->stall_timeout, msg, msglen);
 	case OPT_WRITE_AT:
 		return percent_arg("--write-at", arg, &opts->write_at, msg,
 		    msglen);
 	case OPT_READ_AT:
 		return percent_arg("--read-at", arg, &opts->read_at, msg,
 		    msglen);
-	case OPT_BUFFER_FILE:
-		return path_arg("--buffer-file needs a path", arg,
-		    &opts->buffer_file, msg, msglen);
-	case OPT_LOG:
-		return path_arg("--log needs a file", arg, &opts->log, msg,
-		    msglen);
 	case OPT_READ_LIMIT:
 		return size_arg("read limit", arg, opts->si, 1, LLONG_MAX,
 		    &opts->read_limit, msg, msglen);
-	case OPT_STALL_TIMEOUT:
-		return seconds_arg("stall timeout", arg, 0.1,
-		    &opts->stall_timeout, msg, msglen);
-	case 'd':
-		return watch_arg(opts, argc, arg, msg, msglen);
-	case 'F':
-		/* "json" is a name; anything else lays out the line */
-		opts->json = strcmp(arg, "json") == 0;
-		opts->format = opts->json ? NULL : arg;
-		return opts->json || render_format_check(arg, msg, msglen);
-	case 'f':
-		add_file(opts, argc, arg);
-		return true;
-	case 'i':
-		opts->interval_given = true;
-		return seconds_arg("interval", arg, 0.01, &opts->interval, msg,
-		    msglen);
-	case 'R':
-		return remote_arg('R', arg, &opts->remote_pid, msg, msglen);
-	case 'Q':
-		return remote_arg('Q', arg, &opts->query_pid, msg, msglen);
 	case 'L':
 		/* line mode counts lines; 1MiB or 64KB still means bytes */
 		opts->rate_in_bytes = arg[0] != '\0' &&
@@ -741,6 +667,53 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 		    &opts->size, msg, msglen)))
 			hint_line_mode(opts, arg, msg, msglen);
 		return ok;
+	case 'A':
+		ok = size_arg("-A", arg, false, 1, RELAY_SEEN_MAX, &n, msg,
+		    msglen);
+		opts->last_written = (size_t)n;
+		return ok;
+	case 'w':
+		ok = size_arg("width", arg, false, 1, RENDER_WIDTH_MAX, &n,
+		    msg, msglen);
+		opts->width = (int)n;
+		return ok;
+	}
+	return -1;
+}
+
+/*
+ * An option with an argument: takes it and returns true, or false with
+ * msg saying why the value is bad.
+ */
+static bool
+value_option(struct options *opts, int argc, int ch, const char *arg,
+    char *msg, size_t msglen)
+{
+	int number = number_option(opts, ch, arg, msg, msglen);
+
+	if (number != -1)
+		return number;
+	switch (ch) {
+	case OPT_BUFFER_FILE:
+		return path_arg("--buffer-file needs a path", arg,
+		    &opts->buffer_file, msg, msglen);
+	case OPT_LOG:
+		return path_arg("--log needs a file", arg, &opts->log, msg,
+		    msglen);
+	case 'd':
+		return watch_arg(opts, argc, arg, msg, msglen);
+	case 'F':
+		/* "json" is a name; anything else lays out the line */
+		opts->json = strcmp(arg, "json") == 0;
+		opts->format = opts->json ? NULL : arg;
+		return opts->json || render_format_check(arg, msg, msglen);
+	case 'f':
+		add_file(opts, argc, arg);
+		return true;
+	case 'R':
+		return remote_arg('R', arg, &opts->remote_pid, msg, msglen);
+	case 'Q':
+		return remote_arg('Q', arg, &opts->query_pid, msg, msglen);
 	case 'N':
 		opts->name = arg;
 		return true;
@@ -767,18 +740,203 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 		return style_arg(arg, &opts->bar_style, msg, msglen);
 	case 'x':
 		return extra_arg(opts, arg, msg, msglen);
-	case 'A':
-		ok = size_arg("-A", arg, false, 1, RELAY_SEEN_MAX, &n, msg,
-		    msglen);
-		opts->last_written = (size_t)n;
-		return ok;
-	case 'w':
-		ok = size_arg("width", arg, false, 1, RENDER_WIDTH_MAX, &n,
-		    msg, msglen);
-		opts->width = (int)n;
-		return ok;
 	}
 	return true;
+}
+
+/*
+ * What a rule can name: each option given, and a few states of them.  A
+ * rule names the first that set it off, in this order.
+ */
+enum given {
+	G_R, G_Q, G_CMD, G_i, G_f, G_q, G_L, G_l, G_S, G_b, G_z, G_E, G_Y,
+	G_W, G_c, G_LINE, G_NUL, G_NO_SPLICE, G_d, G_n, G_8, G_k, G_u, G_g,
+	G_m, G_JSON, G_F, G_STATS, G_FORCE, G_D, G_e, G_P, G_STALL,
+	G_WRITE_AT, G_READ_AT, G_READ_LIMIT, G_BUFFER_FILE, G_U, G_o, G_X,
+	G_O, G_K, G_x, G_A, G_LOG, G_N, G_p, G_w, G_WAIT_FOR, G_ONCE,
+	G_READING, G_WRITING,
+	/* states: taken by every mode, named only by the rules below */
+	G_BUFFER, G_LENGTH, G_S_LINES, G_SEES_A, G_SEES_L, G_D_PID,
+	G_COUNT
+};
+#define G(x)	((uint64_t)1 << (x))
+
+/* The modes that take an option: -d (watching), -R (a change), -Q. */
+#define BY_D	0x1
+#define BY_R	0x2
+#define BY_Q	0x4
+#define BY_ALL	(BY_D | BY_R | BY_Q)
+
+static const struct {
+	const char	*name;
+	unsigned char	 by;
+} givens[G_COUNT] = {
+	[G_R] = { "-R", BY_D | BY_R }, [G_Q] = { "-Q", BY_ALL },
+	[G_CMD] = { "a command", 0 },
+	/* -Q: the copy draws at its own interval */
+	[G_i] = { "-i", BY_D | BY_R }, [G_f] = { "-f", 0 },
+	[G_q] = { "-q", BY_Q }, [G_L] = { "-L", BY_R }, [G_l] = { "-l", 0 },
+	[G_S] = { "-S", 0 }, [G_b] = { "-b", 0 }, [G_z] = { "-z", 0 },
+	[G_E] = { "-E", 0 }, [G_Y] = { "-Y", 0 }, [G_W] = { "-W", 0 },
+	[G_c] = { "-c", 0 }, [G_LINE] = { "--line-mode", 0 },
+	[G_NUL] = { "-0", 0 }, [G_NO_SPLICE] = { "--no-splice", 0 },
+	[G_d] = { "-d", BY_D }, [G_n] = { "-n", BY_D | BY_Q },
+	/* -R: for -L's value */
+	[G_8] = { "-8", BY_D | BY_Q }, [G_k] = { "-k", BY_ALL },
+	[G_u] = { "-u", BY_D | BY_Q }, [G_g] = { "-g", BY_D },
+	[G_m] = { "-m", BY_D }, [G_JSON] = { "--format json", BY_D | BY_Q },
+	[G_F] = { "-F", BY_ALL }, [G_STATS] = { "--stats", BY_D },
+	[G_FORCE] = { "--force", BY_D | BY_Q }, [G_D] = { "-D", BY_D },
+	[G_e] = { "-e", BY_D }, [G_P] = { "-P", BY_D },
+	[G_STALL] = { "--stall-timeout", 0 }, [G_WRITE_AT] = { "--write-at", 0 },
+	[G_READ_AT] = { "--read-at", 0 },
+	[G_READ_LIMIT] = { "--read-limit", BY_R },
+	[G_BUFFER_FILE] = { "--buffer-file", 0 }, [G_U] = { "-U", 0 },
+	[G_o] = { "-o", 0 }, [G_X] = { "-X", 0 }, [G_O] = { "-O", 0 },
+	[G_K] = { "-K", 0 }, [G_x] = { "-x", 0 }, [G_A] = { "-A", 0 },
+	[G_LOG] = { "--log", 0 }, [G_N] = { "-N", BY_ALL },
+	[G_p] = { "-p", BY_ALL }, [G_w] = { "-w", BY_ALL },
+	[G_WAIT_FOR] = { "--wait-for", BY_ALL }, [G_ONCE] = { "--once", BY_ALL },
+	[G_READING] = { "--reading", BY_ALL },
+	[G_WRITING] = { "--writing", BY_ALL },
+	[G_BUFFER] = { "-b", BY_ALL }, [G_LENGTH] = { "-l", BY_ALL },
+	[G_S_LINES] = { "-S in line mode", BY_ALL },
+	[G_SEES_A] = { "%A", BY_ALL }, [G_SEES_L] = { "%L", BY_ALL },
+	[G_D_PID] = { "-d PID", BY_ALL },
+};
+
+/*
+ * The rules of the options as a whole, in the order they are checked: a
+ * rule is broken when one of when is given and none of unless, and (if
+ * with or mode says any) one of with, or one option that mode does not
+ * take.  Its text's %s names the first of those others, or, where there
+ * are none, the first of when.
+ */
+static const struct rule {
+	uint64_t	 when, unless, with;
+	unsigned char	 mode;
+	const char	*text;
+} rules[] = {
+	{ G(G_R), 0, 0, BY_R, "-R changes a running copy: %s does not apply" },
+	{ G(G_Q), 0, 0, BY_Q, "-Q shows a running copy: %s does not apply" },
+	{ G(G_R), G(G_L) | G(G_READ_LIMIT) | G(G_N) | G(G_p) | G(G_i) |
+	    G(G_w) | G(G_F), 0, 0, "-R needs a change to send: -L, "
+	    "--read-limit, -N, -p, -i, -w or -F" },
+	{ G(G_S), G(G_LENGTH), 0, 0, "-S needs the length to stop at: -l" },
+	{ G(G_8), 0, G(G_LINE) | G(G_NUL), 0,
+	    "-8 shows bytes as bits: not with %s" },
+	/* a buffer reads ahead: it cannot read a bad block again, nor stop
+	   at a line it has not yet written */
+	{ G(G_BUFFER), 0, G(G_E) | G(G_S_LINES), 0,
+	    "-b of 4 MiB or more is a buffer, which reads ahead: not with %s" },
+	{ G(G_WRITE_AT) | G(G_READ_AT) | G(G_READ_LIMIT) | G(G_BUFFER_FILE),
+	    G(G_BUFFER) | G(G_d) | G(G_R), 0, 0,
+	    "%s needs a buffer: -b of 4 MiB or more" },
+	{ G(G_X), 0, G(G_CMD), 0, "-X: the command takes the output" },
+	{ G(G_o), 0, G(G_CMD), 0, "-o: the command takes the output" },
+	{ G(G_O), 0, G(G_X), 0, "-O makes holes in a file: -X writes nothing" },
+	{ G(G_O), 0, G(G_CMD), 0, "-O makes holes in a file: the command "
+	    "takes the output, through a pipe" },
+	{ G(G_X), 0, G(G_o), 0, "-X writes nothing: not with -o" },
+	{ G(G_U), 0, G(G_E), 0,
+	    "-U stores the input before sending it: not with -E" },
+	/* the bytes are seen only where line mode counts them; -d and -Q
+	   draw another process's numbers, and a copy sent a new -F with -R
+	   judges it itself */
+	{ G(G_A), G(G_LINE) | G(G_NUL) | G(G_d), 0, 0, "-A needs line mode "
+	    "(--line-mode, -0), where tach sees the bytes it moves" },
+	{ G(G_SEES_A), 0, G(G_d), 0, "%%A shows the bytes written: -d sees "
+	    "only how far another process has come" },
+	{ G(G_SEES_L), 0, G(G_d), 0, "%%L shows the bytes written: -d sees "
+	    "only how far another process has come" },
+	{ G(G_SEES_A), 0, G(G_Q), 0, "%%A shows the bytes written: -Q is "
+	    "sent a copy's numbers, not its bytes" },
+	{ G(G_SEES_L), 0, G(G_Q), 0, "%%L shows the bytes written: -Q is "
+	    "sent a copy's numbers, not its bytes" },
+	{ G(G_n), 0, G(G_JSON), 0,
+	    "-n and --format json both write to stderr: choose one" },
+	{ G(G_WAIT_FOR) | G(G_ONCE) | G(G_READING) | G(G_WRITING), G(G_d),
+	    0, 0, "%s goes with -d" },
+	/* one look: nothing to wait for, nothing over time */
+	{ G(G_ONCE), 0, G(G_WAIT_FOR), 0,
+	    "--once looks once: not with --wait-for" },
+	{ G(G_ONCE), 0, G(G_D), 0, "--once looks once: not with -D" },
+	{ G(G_ONCE), 0, G(G_STATS), 0, "--once looks once: not with --stats" },
+	{ G(G_WAIT_FOR), 0, G(G_D_PID), 0, "--wait-for waits for processes "
+	    "by name: -d NAME, or -d alone" },
+	{ G(G_d), 0, 0, BY_D, "-d watches another process: %s does not "
+	    "apply" },
+};
+
+/* The options and states a rule can name that opts has. */
+static uint64_t
+given(const struct options *o)
+{
+	unsigned sees = render_format_sees(o->format);
+	const bool is[G_COUNT] = {
+		[G_R] = o->remote_pid != 0, [G_Q] = o->query_pid != 0,
+		[G_CMD] = o->cmd != NULL, [G_i] = o->interval_given,
+		[G_f] = o->nfiles > 0, [G_q] = o->quiet,
+		[G_L] = o->rate_limit != 0, [G_l] = o->size >= 0,
+		[G_S] = o->stop_at_size,
+		[G_b] = o->transfer != 0 || o->buffer != 0,
+		[G_z] = o->decompress, [G_E] = o->skip_errors,
+		[G_Y] = o->sync, [G_W] = o->wait, [G_c] = o->cursor,
+		[G_LINE] = o->separator == '\n', [G_NUL] = o->separator == '\0',
+		[G_NO_SPLICE] = o->no_splice, [G_d] = o->watching,
+		[G_n] = o->numeric, [G_8] = o->bits, [G_k] = o->si,
+		[G_u] = o->bar_style != RENDER_BLOCK, [G_g] = o->gauge,
+		[G_m] = o->average_window != 0, [G_JSON] = o->json,
+		[G_F] = o->format != NULL, [G_STATS] = o->stats,
+		[G_FORCE] = o->force, [G_D] = o->delay != 0,
+		[G_e] = o->stderr_bar, [G_P] = o->pidfile != NULL,
+		[G_STALL] = o->stall_timeout != 0,
+		[G_WRITE_AT] = o->write_at != 0, [G_READ_AT] = o->read_at != 100,
+		[G_READ_LIMIT] = o->read_limit != 0,
+		[G_BUFFER_FILE] = o->buffer_file != NULL,
+		[G_U] = o->store != NULL, [G_o] = o->output != NULL,
+		[G_X] = o->discard, [G_O] = o->sparse, [G_K] = o->direct,
+		[G_x] = o->extra != 0, [G_A] = o->last_written != 0,
+		[G_LOG] = o->log != NULL, [G_N] = o->name != NULL,
+		[G_p] = o->prefix != NULL, [G_w] = o->width != 0,
+		[G_WAIT_FOR] = o->wait_for, [G_ONCE] = o->once,
+		[G_READING] = o->watch_open == 'r',
+		[G_WRITING] = o->watch_open == 'w',
+		[G_BUFFER] = o->buffer != 0, [G_LENGTH] = o->size > 0,
+		[G_S_LINES] = o->stop_at_size && o->separator != -1,
+		[G_SEES_A] = (sees & RENDER_SEES_LAST) != 0,
+		[G_SEES_L] = (sees & RENDER_SEES_LINE) != 0,
+		[G_D_PID] = o->nwatch_pids > 0,
+	};
+	uint64_t g = 0;
+
+	for (int i = 0; i < G_COUNT; i++)
+		if (is[i])
+			g |= G(i);
+	return g;
+}
+
+/* The options a mode does not take. */
+static uint64_t
+untaken(unsigned char mode)
+{
+	uint64_t g = 0;
+
+	for (int i = 0; i < G_COUNT; i++)
+		if (mode != 0 && (givens[i].by & mode) == 0)
+			g |= G(i);
+	return g;
+}
+
+/* The name of the first option or state in set. */
+static const char *
+first_given(uint64_t set)
+{
+	int i = 0;
+
+	while (i < G_COUNT - 1 && (set & G(i)) == 0)
+		i++;
+	return givens[i].name;
 }
 
 /* The options as a whole: what no single option can check. */
@@ -786,94 +944,21 @@ static enum options_result
 options_check(struct options *opts, int argc, char *argv[], char *msg,
     size_t msglen)
 {
-	const char *refused;
-	unsigned sees, seen;
+	uint64_t g, others;
+	unsigned seen;
 
 	if (argc > 0)
 		opts->cmd = argv;
-	if (opts->remote_pid != 0 && (refused = not_taken(opts, 'R')) !=
-	    NULL) {
-		snprintf(msg, msglen, "-R changes a running copy: %s does not "
-		    "apply", refused);
-		return OPTIONS_BAD;
-	}
-	if (opts->query_pid != 0 && (opts->remote_pid != 0 ||
-	    (refused = not_taken(opts, 'Q')) != NULL)) {
-		snprintf(msg, msglen, "-Q shows a running copy: %s does not "
-		    "apply", opts->remote_pid != 0 ? "-R" : refused);
-		return OPTIONS_BAD;
-	}
-	if (opts->remote_pid != 0 && opts->rate_limit == 0 &&
-	    opts->read_limit == 0 && opts->name == NULL &&
-	    opts->prefix == NULL && !opts->interval_given &&
-	    opts->width == 0 && opts->format == NULL) {
-		snprintf(msg, msglen, "-R needs a change to send: -L, "
-		    "--read-limit, -N, -p, -i, -w or -F");
-		return OPTIONS_BAD;
-	}
-	if (opts->stop_at_size && opts->size <= 0) {
-		snprintf(msg, msglen, "-S needs the length to stop at: -l");
-		return OPTIONS_BAD;
-	}
-	if (opts->bits && opts->separator != -1) {
-		snprintf(msg, msglen, "-8 shows bytes as bits: not with %s",
-		    opts->separator == '\n' ? "--line-mode" : "-0");
-		return OPTIONS_BAD;
-	}
-	/* a buffer reads ahead: it cannot read a bad block again, nor stop
-	   at a line it has not yet written */
-	if (opts->bufsize >= RELAY_BUFFER_MIN && (opts->skip_errors ||
-	    (opts->stop_at_size && opts->separator != -1))) {
-		snprintf(msg, msglen, "-b of 4 MiB or more is a buffer, which "
-		    "reads ahead: not with %s", opts->skip_errors ? "-E" :
-		    "-S in line mode");
-		return OPTIONS_BAD;
-	}
-	if ((opts->write_at != 0 || opts->read_at != 100 ||
-	    opts->read_limit != 0 || opts->buffer_file != NULL) &&
-	    opts->bufsize < RELAY_BUFFER_MIN &&
-	    !opts->watching && opts->remote_pid == 0) {
-		snprintf(msg, msglen, "%s needs a buffer: -b of 4 MiB or more",
-		    opts->write_at != 0 ? "--write-at" : opts->read_at != 100 ?
-		    "--read-at" : opts->read_limit != 0 ? "--read-limit" :
-		    "--buffer-file");
-		return OPTIONS_BAD;
-	}
-	if ((opts->output != NULL || opts->discard) && opts->cmd != NULL) {
-		snprintf(msg, msglen, "%s: the command takes the output",
-		    opts->discard ? "-X" : "-o");
-		return OPTIONS_BAD;
-	}
-	if (opts->sparse && (opts->discard || opts->cmd != NULL)) {
-		snprintf(msg, msglen, "-O makes holes in a file: %s",
-		    opts->discard ? "-X writes nothing" :
-		    "the command takes the output, through a pipe");
-		return OPTIONS_BAD;
-	}
-	if (opts->output != NULL && opts->discard) {
-		snprintf(msg, msglen, "-X writes nothing: not with -o");
-		return OPTIONS_BAD;
-	}
-	if (opts->store != NULL && opts->skip_errors) {
-		snprintf(msg, msglen, "-U stores the input before sending it: "
-		    "not with -E");
-		return OPTIONS_BAD;
-	}
-	/* the bytes are seen only where line mode counts them; -d and -Q
-	   draw another process's numbers, and a copy sent a new -F with -R
-	   judges it itself */
-	if (opts->last_written != 0 && opts->separator == -1 &&
-	    !opts->watching) {
-		snprintf(msg, msglen, "-A needs line mode (--line-mode, -0), "
-		    "where tach sees the bytes it moves");
-		return OPTIONS_BAD;
-	}
-	sees = render_format_sees(opts->format);
-	if (sees != 0 && (opts->watching || opts->query_pid != 0)) {
-		snprintf(msg, msglen, "%s shows the bytes written: %s",
-		    sees & RENDER_SEES_LAST ? "%A" : "%L", opts->watching ?
-		    "-d sees only how far another process has come" :
-		    "-Q is sent a copy's numbers, not its bytes");
+	g = given(opts);
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		const struct rule *r = &rules[i];
+
+		others = r->with | untaken(r->mode);
+		if ((g & r->when) == 0 || (g & r->unless) != 0 ||
+		    (others != 0 && (g & others) == 0))
+			continue;
+		snprintf(msg, msglen, r->text,
+		    first_given(g & (others != 0 ? others : r->when)));
 		return OPTIONS_BAD;
 	}
 	seen = options_sees(opts);
@@ -881,38 +966,8 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 	    (!render_format_seen(opts->format, seen, msg, msglen) ||
 	    !render_format_seen(opts->extra_format, seen, msg, msglen)))
 		return OPTIONS_BAD;
-	if (opts->numeric && opts->json) {
-		snprintf(msg, msglen, "-n and --format json both write to "
-		    "stderr: choose one");
-		return OPTIONS_BAD;
-	}
 	if (argc == 0 && opts->as_progress)
 		return OPTIONS_USAGE;
-	if ((opts->wait_for || opts->once || opts->watch_open != 0) &&
-	    !opts->watching) {
-		snprintf(msg, msglen, "%s goes with -d", opts->wait_for ?
-		    "--wait-for" : opts->once ? "--once" :
-		    opts->watch_open == 'r' ? "--reading" : "--writing");
-		return OPTIONS_BAD;
-	}
-	/* one look: nothing to wait for, nothing over time */
-	if (opts->once && (opts->wait_for || opts->delay != 0 ||
-	    opts->stats)) {
-		snprintf(msg, msglen, "--once looks once: not with %s",
-		    opts->wait_for ? "--wait-for" : opts->delay != 0 ? "-D" :
-		    "--stats");
-		return OPTIONS_BAD;
-	}
-	if (opts->wait_for && opts->nwatch_pids > 0) {
-		snprintf(msg, msglen, "--wait-for waits for processes by name: "
-		    "-d NAME, or -d alone");
-		return OPTIONS_BAD;
-	}
-	if (opts->watching && (refused = not_taken(opts, 'd')) != NULL) {
-		snprintf(msg, msglen, "-d watches another process: %s does not "
-		    "apply", refused);
-		return OPTIONS_BAD;
-	}
 	return OPTIONS_RUN;
 }
 

@@ -163,6 +163,27 @@ refuse_pair(const struct place *first, const struct place *later)
 	report_errx(1, "%s: is %s too: give each a file of its own", b, a);
 }
 
+/* Each -f against every place that is not read only. */
+static void
+check_inputs(const struct options *opts, const struct place *places,
+    size_t n)
+{
+	for (size_t i = 0; i < opts->nfiles; i++) {
+		struct place in;
+
+		memset(&in, 0, sizeof(in));
+		if (stat(opts->files[i], &in.st) == -1)
+			continue;	/* said when its turn comes */
+		in.exists = true;
+		in.use = USE_READ;
+		in.name = opts->files[i];
+		for (size_t j = 0; j < n; j++)
+			if (places[j].exists && places[j].use > USE_READ &&
+			    same_file(&in, &places[j]))
+				refuse_pair(&in, &places[j]);
+	}
+}
+
 void
 paths_check(const struct options *opts)
 {
@@ -200,20 +221,7 @@ paths_check(const struct options *opts)
 		add_place(places, &n, USE_REPLACE, "-P", opts->pidfile, -1,
 		    bufs[k++], PATH_MAX);
 	/* the inputs last: only they can be many, and none refuses another */
-	for (size_t i = 0; i < opts->nfiles; i++) {
-		struct place in;
-
-		memset(&in, 0, sizeof(in));
-		if (stat(opts->files[i], &in.st) == -1)
-			continue;	/* said when its turn comes */
-		in.exists = true;
-		in.use = USE_READ;
-		in.name = opts->files[i];
-		for (size_t j = 0; j < n; j++)
-			if (places[j].exists && places[j].use > USE_READ &&
-			    same_file(&in, &places[j]))
-				refuse_pair(&in, &places[j]);
-	}
+	check_inputs(opts, places, n);
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = i + 1; j < n; j++) {
 			a = &places[i];

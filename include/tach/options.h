@@ -19,7 +19,10 @@ struct watch_target {
 };
 
 struct options {
-	long long	  bufsize;	/* -b; 0 means derive it */
+	/* -b, decided here: below RELAY_BUFFER_MIN a transfer size, from
+	   it on a buffer (mbuffer's) */
+	size_t		  transfer;	/* each read's and write's; 0: derived */
+	size_t		  buffer;	/* bytes held between in and out; 0: none */
 	long long	  size;		/* -l; -1 means find it out */
 	const char	**files;	/* -f, in order; NULL means stdin */
 	size_t		  nfiles;

@@ -25,7 +25,7 @@
 /* One line's state, for -n and JSON. */
 struct report_line {
 	struct render_state	 state;		/* what the bar shows */
-	uint64_t		 bytes;		/* state.bytes counts lines
+	uint64_t		 bytes;		/* state.count counts lines
 						   in line mode; this, bytes */
 	bool			 size_known;	/* size 0 is empty, not unknown */
 	bool			 buffered;	/* -b as a buffer: fill is its */

@@ -31,4 +31,13 @@ bool		size_arg(const char *what, const char *text, bool si,
 		    long long min, long long max, long long *value, char *msg,
 		    size_t msglen);
 
+/*
+ * Seconds, as -i, -D, -m and --stall-timeout take them (and -R sends -i):
+ * a decimal number from a minimum to a day.
+ */
+#define SECONDS_MAX		86400
+#define SECONDS_INTERVAL_MIN	0.01	/* -i: a redraw at most this often */
+/* Parses text into *v; false when it is not a number from min to a day. */
+bool		seconds_parse(const char *text, double min, double *v);
+
 #endif

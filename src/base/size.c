@@ -137,3 +137,12 @@ size_arg(const char *what, const char *text, bool si, long long min,
 	}
 	return false;
 }
+
+bool
+seconds_parse(const char *text, double min, double *v)
+{
+	char *end;
+
+	*v = strtod(text, &end);
+	return end != text && *end == '\0' && *v >= min && *v <= SECONDS_MAX;
+}

@@ -31,6 +31,7 @@
 #include "tach/control.h"
 #include "tach/render.h"
 #include "tach/signals.h"
+#include "tach/size.h"
 #include "tach/text.h"
 #include "tach/report.h"
 
@@ -239,21 +240,42 @@ read_whole(int fd, char *buf, size_t len, double seconds)
 	return (ssize_t)got;
 }
 
+/* -w, -L (B: in bytes) or --read-limit's whole number; false if bad. */
+static bool
+take_count(struct control_change *c, char what, const char *v)
+{
+	char *end;
+	long long n;
+
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (end == v || *end != '\0' || errno != 0 || n < 1 ||
+	    (what == 'w' && n > RENDER_WIDTH_MAX))
+		return false;
+	if (what == 'w')
+		c->width = (int)n;
+	else if (what == 'r')
+		c->read_limit = n;
+	else {
+		c->rate_limit = n;
+		c->rate_in_bytes = what == 'B';
+	}
+	return true;
+}
+
 /* One record's value, checked as the option's own; else msg says why. */
 static bool
 take_record(struct control_change *c, const char *rec, char *msg,
     size_t msglen)
 {
 	const char *v = rec + 2;
-	char *end, **text;
+	char **text;
 	double x;
-	long long n;
 
 	if (rec[0] == '\0' || rec[1] != ' ') {
 		snprintf(msg, msglen, "not a request");
 		return false;
 	}
-	errno = 0;
 	switch (rec[0]) {
 	case 'F':
 		/* a line's layout; JSON is another kind of output */
@@ -273,8 +295,7 @@ take_record(struct control_change *c, const char *rec, char *msg,
 		c->query = true;
 		return true;
 	case 'i':
-		x = strtod(v, &end);
-		if (end != v && *end == '\0' && x >= 0.01 && x <= 86400) {
+		if (seconds_parse(v, SECONDS_INTERVAL_MIN, &x)) {
 			c->interval = x;
 			return true;
 		}
@@ -289,19 +310,9 @@ take_record(struct control_change *c, const char *rec, char *msg,
 	case 'B':
 	case 'L':
 	case 'w':
-		n = strtoll(v, &end, 10);
-		if (end == v || *end != '\0' || errno != 0 || n < 1 ||
-		    (rec[0] == 'w' && n > RENDER_WIDTH_MAX))
-			break;
-		if (rec[0] == 'w')
-			c->width = (int)n;
-		else if (rec[0] == 'r')
-			c->read_limit = n;
-		else {
-			c->rate_limit = n;
-			c->rate_in_bytes = rec[0] == 'B';
-		}
-		return true;
+		if (take_count(c, rec[0], v))
+			return true;
+		break;
 	}
 	snprintf(msg, msglen, "-%c `%s': not a value it takes", rec[0],
 	    text_safe(v));

@@ -17,6 +17,28 @@
 #include "tach/signals.h"
 #include "tach/text.h"
 
+/*
+ * One state the copy sent, drawn as this tach draws: -N here names it,
+ * the amounts in this tach's unit; *label holds the line's label.
+ */
+static void
+draw_state(struct reporter *out, struct report_line *l,
+    const struct options *opts, char **label)
+{
+	if (opts->name != NULL)
+		l->state.name = opts->name;
+	if (l->state.unit != RENDER_LINES)
+		l->state.unit = opts->byte_unit;
+	free(*label);
+	*label = report_label(l->state.name, NULL, opts->prefix);
+	l->state.prefix = *label;
+	if (opts->numeric)
+		report_numeric(out, l);
+	if (opts->json)
+		report_json(l);
+	report_draw(out, &l->state, 1);
+}
+
 int
 query_run(const struct options *opts)
 {
@@ -49,21 +71,9 @@ query_run(const struct options *opts)
 		if (got == -1)
 			break;
 		seen = true;
-		/* -N here names it; the amounts as this tach shows them */
-		if (opts->name != NULL)
-			l.state.name = opts->name;
-		if (l.state.unit != RENDER_LINES)
-			l.state.unit = opts->byte_unit;
-		free(label);
-		label = report_label(l.state.name, NULL, opts->prefix);
-		l.state.prefix = label;
 		if ((ended = l.state.final))
 			report_closing(&out);
-		if (opts->numeric)
-			report_numeric(&out, &l);
-		if (opts->json)
-			report_json(&l);
-		report_draw(&out, &l.state, 1);
+		draw_state(&out, &l, opts, &label);
 		if (ended)
 			break;
 	}

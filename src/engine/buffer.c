@@ -240,6 +240,33 @@ ring_memory(size_t size, int fd)
 	return buf;
 }
 
+/* The bytes of a buffer of size that its own pipes may hold. */
+static size_t
+ring_budget(size_t size, bool splice, int fd)
+{
+	size_t budget = splice ? compat_pipe_budget() : 0;
+
+	if (budget > size)
+		budget = size;
+	if (fd != -1 && budget > PIPES_BESIDE_FILE)
+		budget = PIPES_BESIDE_FILE;
+	return budget;
+}
+
+/* The memory's chunks, slots after the pipes': FILL_MAX each, the last less. */
+static void
+ring_chunks(struct relay_ring *g, size_t chunks)
+{
+	g->nslots = g->npipes + chunks;
+	for (size_t i = 0; i < chunks; i++) {
+		g->slots[g->npipes + i].mem = g->buf + i * FILL_MAX;
+		g->slots[g->npipes + i].room = i + 1 < chunks ? FILL_MAX :
+		    g->span - i * FILL_MAX;
+		g->slots[g->npipes + i].pipe[0] = -1;
+		g->slots[g->npipes + i].pipe[1] = -1;
+	}
+}
+
 struct relay_ring *
 ring_new(size_t size, int write_at, int read_at, bool splice, int fd)
 {
@@ -261,11 +288,7 @@ ring_new(size_t size, int write_at, int read_at, bool splice, int fd)
 		errno = error;
 		return NULL;
 	}
-	budget = splice ? compat_pipe_budget() : 0;
-	if (budget > size)
-		budget = size;
-	if (fd != -1 && budget > PIPES_BESIDE_FILE)
-		budget = PIPES_BESIDE_FILE;
+	budget = ring_budget(size, splice, fd);
 	if (budget > 0)
 		most = pipes_most(budget);
 	g->span = span;
@@ -287,14 +310,7 @@ ring_new(size_t size, int write_at, int read_at, bool splice, int fd)
 		return NULL;
 	}
 	ring_pipes(g, budget, most);
-	g->nslots = g->npipes + chunks;
-	for (size_t i = 0; i < chunks; i++) {
-		g->slots[g->npipes + i].mem = g->buf + i * FILL_MAX;
-		g->slots[g->npipes + i].room = i + 1 < chunks ? FILL_MAX :
-		    span - i * FILL_MAX;
-		g->slots[g->npipes + i].pipe[0] = -1;
-		g->slots[g->npipes + i].pipe[1] = -1;
-	}
+	ring_chunks(g, chunks);
 	ring_empty(g);
 	/* a byte at least to start writing; reading again at once: size - 1 */
 	g->write_at = (size_t)((double)size * write_at / 100);
@@ -566,6 +582,40 @@ splice_in(struct relay *r, struct relay_ring *g, struct slot *s, size_t len)
 	return -1;
 }
 
+/* Into slot s: spliced into its pipe, or read to at in memory. */
+static ssize_t
+take_in(struct relay *r, struct relay_ring *g, struct slot *s,
+    unsigned char *at, size_t len)
+{
+	ssize_t n;
+
+	if (at == NULL)
+		return splice_in(r, g, s, len);
+	/*
+	 * The one place the writer may cancel it: a second reader of the
+	 * input can take what poll saw, and this read then waits for more,
+	 * which may never come.  No lock is held here.
+	 */
+	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
+	n = read(r->in, at, len);
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+	return n;
+}
+
+/* n bytes more held in slot s, and the writer told. */
+static void
+held(struct relay_ring *g, struct slot *s, size_t n)
+{
+	pthread_mutex_lock(&g->lock);
+	s->len += n;
+	g->filled += n;
+	g->taken += (uint64_t)n;
+	if (g->filled > g->most)
+		g->most = g->filled;
+	nudge(g);
+	pthread_mutex_unlock(&g->lock);
+}
+
 static void *
 fill(void *arg)
 {
@@ -595,19 +645,7 @@ fill(void *arg)
 		}
 		if (pfd[1].revents != 0)
 			break;
-		if (at == NULL) {
-			n = splice_in(r, g, s, len);
-		} else {
-			/*
-			 * The one place the writer may cancel it: a second
-			 * reader of the input can take what poll saw, and this
-			 * read then waits for more, which may never come.  No
-			 * lock is held here.
-			 */
-			pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
-			n = read(r->in, at, len);
-			pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
-		}
+		n = take_in(r, g, s, at, len);
 		if (n == -1) {
 			if (errno == 0 || errno == EINTR || errno == EAGAIN ||
 			    (at != NULL && tier_direct_refused(r, true, errno)))
@@ -617,14 +655,7 @@ fill(void *arg)
 		}
 		if (n == 0)
 			break;
-		pthread_mutex_lock(&g->lock);
-		s->len += (size_t)n;
-		g->filled += (size_t)n;
-		g->taken += (uint64_t)n;
-		if (g->filled > g->most)
-			g->most = g->filled;
-		nudge(g);
-		pthread_mutex_unlock(&g->lock);
+		held(g, s, (size_t)n);
 		/* fewer, larger moves: fewer wakes of the writer too */
 		tier_let_fill(&pace, r->in, (size_t)n, (size_t)n < len);
 	}

@@ -303,6 +303,31 @@ dotted(const unsigned char *data, size_t len, char *buf, size_t buflen)
 	buf[i] = '\0';
 }
 
+/* A running line's rates: a buffer's two sides and its fill, or one. */
+static int
+rate_fields(const struct render_state *s, struct field *f, int n)
+{
+	char txt[40];
+
+	/* a buffer's sides apart: "in 128 MiB/s out 56.9 MiB/s buf 73%" */
+	if (s->buffered) {
+		steady_amount(s->rate_in, s->unit, "in ", "/s", txt,
+		    sizeof(txt));
+		add_field(f, &n, TEXT, 5, "%s", txt);
+	}
+	steady_amount(s->rate, s->unit, s->buffered ? "out " : "", "/s", txt,
+	    sizeof(txt));
+	if (s->stalled)
+		snprintf(txt, sizeof(txt), "%s%*s", s->buffered ? "out " : "",
+		    amount_cols(s->unit) + 2, "stalled");
+	add_field(f, &n, TEXT, 7, "%s", txt);
+	if (s->buffered) {
+		snprintf(txt, sizeof(txt), "buf %3d%%", s->waiting);
+		add_field(f, &n, TEXT, 6, "%s", txt);
+	}
+	return n;
+}
+
 /* The fields, in the order they stand on the line. */
 static int
 fields_of(const struct render_state *s, int avail, struct field *f)
@@ -336,24 +361,8 @@ fields_of(const struct render_state *s, int avail, struct field *f)
 		    RENDER_BYTES : s->unit, "holes ", "", txt, sizeof(txt));
 		add_field(f, &n, TEXT, s->final ? 6 : 2, "%s", txt);
 	}
-	/* a buffer's sides apart: "in 128 MiB/s out 56.9 MiB/s buf 73%" */
-	if (s->buffered && !s->final) {
-		steady_amount(s->rate_in, s->unit, "in ", "/s", txt,
-		    sizeof(txt));
-		add_field(f, &n, TEXT, 5, "%s", txt);
-	}
-	if (!s->final) {
-		steady_amount(s->rate, s->unit, s->buffered ? "out " : "", "/s",
-		    txt, sizeof(txt));
-		if (s->stalled)
-			snprintf(txt, sizeof(txt), "%s%*s", s->buffered ?
-			    "out " : "", amount_cols(s->unit) + 2, "stalled");
-		add_field(f, &n, TEXT, 7, "%s", txt);
-	}
-	if (s->buffered && !s->final) {
-		snprintf(txt, sizeof(txt), "buf %3d%%", s->waiting);
-		add_field(f, &n, TEXT, 6, "%s", txt);
-	}
+	if (!s->final)
+		n = rate_fields(s, f, n);
 	if (!s->one_look) {
 		steady_amount(s->average, s->unit, "avg ", "/s", txt,
 		    sizeof(txt));

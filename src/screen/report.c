@@ -389,28 +389,35 @@ report_numeric(const struct reporter *r, const struct report_line *l)
 	fprintf(stderr, "%s\n", line);
 }
 
+/* A JSON line's first members: its name, and -d's process and file. */
+static void
+json_whose(const struct report_line *l)
+{
+	if (l->state.name != NULL) {
+		fputs("\"name\":", stderr);
+		text_json(stderr, l->state.name);
+		fputc(',', stderr);
+	}
+	if (l->path == NULL)
+		return;
+	fprintf(stderr, "\"pid\":%ld,", l->pid);
+	if (l->command != NULL) {
+		fputs("\"command\":", stderr);
+		text_json(stderr, l->command);
+		fputc(',', stderr);
+	}
+	fprintf(stderr, "\"fd\":%d,\"path\":", l->fd);
+	text_json(stderr, l->path);
+	fputc(',', stderr);
+}
+
 void
 report_json(const struct report_line *l)
 {
 	const struct render_state *s = &l->state;
 
 	fputc('{', stderr);
-	if (s->name != NULL) {
-		fputs("\"name\":", stderr);
-		text_json(stderr, s->name);
-		fputc(',', stderr);
-	}
-	if (l->path != NULL) {
-		fprintf(stderr, "\"pid\":%ld,", l->pid);
-		if (l->command != NULL) {
-			fputs("\"command\":", stderr);
-			text_json(stderr, l->command);
-			fputc(',', stderr);
-		}
-		fprintf(stderr, "\"fd\":%d,\"path\":", l->fd);
-		text_json(stderr, l->path);
-		fputc(',', stderr);
-	}
+	json_whose(l);
 	/* in line mode the rates, size and percentage count lines */
 	fprintf(stderr, "\"elapsed\":%.3f,\"bytes\":%llu,", s->elapsed,
 	    (unsigned long long)l->bytes);

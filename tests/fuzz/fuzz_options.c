@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "tach/options.h"
+#include "tach/relay.h"
 #include "tach/render.h"
 
 #define ARGS_MAX 64
@@ -41,7 +42,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r = options_parse(&opts, argc, argv, msg, sizeof(msg));
 	if (r == OPTIONS_BAD && memchr(msg, '\0', sizeof(msg)) == NULL)
 		abort();
-	if (r == OPTIONS_RUN && (opts.bufsize < 0 ||
+	if (r == OPTIONS_RUN && ((opts.transfer != 0 && opts.buffer != 0) ||
+	    opts.transfer >= RELAY_BUFFER_MIN ||
+	    (opts.buffer != 0 && opts.buffer < RELAY_BUFFER_MIN) ||
 	    opts.width < 0 || opts.width > RENDER_WIDTH_MAX ||
 	    opts.rate_limit < 0 || opts.size < -1 ||
 	    !(opts.interval >= 0.01 && opts.interval <= 86400) ||

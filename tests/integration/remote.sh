@@ -57,6 +57,27 @@ wait_until 60 listening $copy
 "$TACH" -R $copy --read-limit 1m 2>"$WORK/err"
 check "--read-limit, no buffer: refused ($?)" [ $? -eq 1 ]
 check "…said" grep -qx "tach: -R $copy: refused: --read-limit: this copy has no buffer, -L limits it" "$WORK/err"
+# A peer of the test's own, not -R: a value the options refuse is refused
+# by the copy too, within the same bounds (-i from 0.01 s to a day).
+if [ $abstract = yes ] && command -v python3 >/dev/null; then
+	for rec in 'i 0' 'i 0.009' 'i 86401' 'i x' 'w 0' 'L 0' 'i 86400'; do
+		python3 - $copy "$rec" >"$WORK/said" <<'PY'
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect("\0tach-%d-%s" % (os.geteuid(), sys.argv[1]))
+s.sendall(sys.argv[2].encode() + b"\0")
+s.shutdown(socket.SHUT_WR)
+print(s.makefile().readline(), end="")
+PY
+		if [ "$rec" = 'i 86400' ]; then
+			check "a peer's '$rec': taken" grep -qx ok "$WORK/said"
+		else
+			check "a peer's '$rec': refused ($(cat "$WORK/said"))" \
+			    grep -qxF -- "-${rec%% *} \`${rec#* }': not a value it takes" \
+			    "$WORK/said"
+		fi
+	done
+fi
 finish_copy "--read-limit refused" "$WORK/big"
 
 # -N, -p, -w and -i on a drawn line (--force: plain lines in a file).

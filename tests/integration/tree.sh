@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # covers: the source tree's own rules: an SPDX line at the top of every
 # source, header, script and CMakeLists.txt, and a covers: line naming
-# what each integration script holds
+# what each integration script holds; no function in src/ over 60 lines,
+# its type's line to its closing brace (KNF: both at the line's start)
 . "$(dirname "$0")/lib.sh"
 
 cd "$SOURCE_DIR"
@@ -27,5 +28,21 @@ for f in tests/integration/*.sh; do
 done >"$WORK/no-covers"
 check "a covers: line in every script: $(tr '\n' ' ' <"$WORK/no-covers")" \
     [ ! -s "$WORK/no-covers" ]
+
+find src -name '*.c' -exec awk '
+    FNR == 1 { name = "" }
+    /^[A-Za-z_][A-Za-z0-9_]*\(/ {
+	name = FILENAME ":" FNR ":" substr($0, 1, index($0, "(") - 1)
+	start = FNR - 1
+    }
+    /^}/ && name != "" {
+	if (FNR - start + 1 > 60)
+		print name " (" FNR - start + 1 " lines)"
+	name = ""
+    }' {} + >"$WORK/long"
+check "functions found to measure" [ "$(find src -name '*.c' -exec grep -c '^{' {} + |
+    awk -F: '{ n += $NF } END { print (n > 400) }')" = 1 ]
+check "no function over 60 lines: $(tr '\n' ' ' <"$WORK/long")" \
+    [ ! -s "$WORK/long" ]
 
 done_testing

@@ -48,7 +48,8 @@ defaults(void **state)
 	(void)state;
 	assert_int_equal(parse("tach", NULL), OPTIONS_RUN);
 	assert_int_equal(opts.size, -1);
-	assert_int_equal(opts.bufsize, 0);
+	assert_int_equal(opts.transfer, 0);
+	assert_int_equal(opts.buffer, 0);
 	/* cast: x87 would compare the constant in long double */
 	assert_true(opts.interval == (double)0.2);
 	assert_null(opts.cmd);
@@ -63,7 +64,7 @@ values(void **state)
 	    "-L", "3k", "-w", "1000", "-i", "0.5", "-N", "n", "-p", "p",
 	    "-ceqzSWE", "-D", "2.5", "--force", "--format", "json", "--no-splice",
 	    "--stats", NULL), OPTIONS_RUN);
-	assert_int_equal(opts.bufsize, 131072);
+	assert_int_equal(opts.transfer, 131072);
 	assert_int_equal(opts.size, 1048576);
 	assert_int_equal(opts.rate_limit, 3072);
 	assert_int_equal(opts.width, 1000);
@@ -97,7 +98,7 @@ operands(void **state)
 	assert_int_equal(parse("progress", "-ez", "-b", "1k", "-f", "x", "-l",
 	    "2", "-p", "p: ", "cat", NULL), OPTIONS_RUN);
 	assert_true(opts.stderr_bar && opts.decompress);
-	assert_int_equal(opts.bufsize, 1024);
+	assert_int_equal(opts.transfer, 1024);
 	assert_int_equal(opts.size, 2);
 	assert_string_equal(opts.prefix, "p: ");
 	static const char *const not_progress[] = { "-q", "-S", "-c", "-n",
@@ -124,7 +125,7 @@ display_options(void **state)
 	    "1MiB", NULL), OPTIONS_RUN);
 	assert_int_equal(opts.size, 1048576);
 	assert_int_equal(opts.rate_limit, 2000);
-	assert_int_equal(opts.bufsize, 1048576);
+	assert_int_equal(opts.transfer, 1048576);
 	assert_true(opts.si);
 	assert_int_equal(opts.byte_unit, RENDER_SI);
 	assert_int_equal(parse("tach", "--si", "-l", "1G", NULL), OPTIONS_RUN);
@@ -475,6 +476,97 @@ watch(void **state)
 	    OPTIONS_USAGE);
 }
 
+/* -b's two meanings, decided once: a transfer size, or from 4 MiB a buffer. */
+static void
+buffer_or_transfer(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("tach", "-b", "4194303", NULL), OPTIONS_RUN);
+	assert_int_equal(opts.transfer, 4194303);
+	assert_int_equal(opts.buffer, 0);
+	assert_int_equal(parse("tach", "-b", "4m", NULL), OPTIONS_RUN);
+	assert_int_equal(opts.transfer, 0);
+	assert_int_equal(opts.buffer, 4194304);
+	/* the last -b wins whole */
+	assert_int_equal(parse("tach", "-b", "8m", "-b", "64k", NULL),
+	    OPTIONS_RUN);
+	assert_int_equal(opts.transfer, 65536);
+	assert_int_equal(opts.buffer, 0);
+	assert_int_equal(parse("progress", "-b", "16m", "cat", NULL),
+	    OPTIONS_RUN);
+	assert_int_equal(opts.buffer, 16777216);
+	/* a buffer's options with a transfer size only */
+	assert_int_equal(parse("tach", "-b", "1m", "--write-at", "50", NULL),
+	    OPTIONS_BAD);
+	assert_string_equal(msg, "--write-at needs a buffer: -b of 4 MiB or "
+	    "more");
+	assert_int_equal(parse("tach", "-b", "4m", "--write-at", "50", NULL),
+	    OPTIONS_RUN);
+}
+
+/* Each rule of the table, broken once, says its own words. */
+static void
+rules(void **state)
+{
+	static const struct { const char *args[6], *said; } broken[] = {
+		{ { "-R", "7", "-q" }, "-R changes a running copy: -q does not "
+		    "apply" },
+		{ { "-Q", "7", "-R", "7", "-L", "1" }, "-Q shows a running copy: "
+		    "-R does not apply" },
+		{ { "-R", "7" }, "-R needs a change to send: -L, --read-limit, "
+		    "-N, -p, -i, -w or -F" },
+		{ { "-S" }, "-S needs the length to stop at: -l" },
+		{ { "-S", "-l", "0" }, "-S needs the length to stop at: -l" },
+		{ { "-8", "-0" }, "-8 shows bytes as bits: not with -0" },
+		{ { "-b", "8m", "-E" }, "-b of 4 MiB or more is a buffer, which "
+		    "reads ahead: not with -E" },
+		{ { "-b", "8m", "-S", "-l", "9", "--line-mode" }, "-b of 4 MiB or "
+		    "more is a buffer, which reads ahead: not with -S in line "
+		    "mode" },
+		{ { "--read-at", "5", "--buffer-file", "f" }, "--read-at needs a "
+		    "buffer: -b of 4 MiB or more" },
+		{ { "-X", "-o", "f", "cat" }, "-X: the command takes the "
+		    "output" },
+		{ { "-o", "f", "cat" }, "-o: the command takes the output" },
+		{ { "-O", "-X" }, "-O makes holes in a file: -X writes "
+		    "nothing" },
+		{ { "-O", "cat" }, "-O makes holes in a file: the command takes "
+		    "the output, through a pipe" },
+		{ { "-X", "-o", "f" }, "-X writes nothing: not with -o" },
+		{ { "-U", "f", "-E" }, "-U stores the input before sending it: "
+		    "not with -E" },
+		{ { "-A", "5" }, "-A needs line mode (--line-mode, -0), where "
+		    "tach sees the bytes it moves" },
+		{ { "-d", "7", "-F", "%A %L" }, "%A shows the bytes written: -d "
+		    "sees only how far another process has come" },
+		{ { "-d", "7", "-F", "%L" }, "%L shows the bytes written: -d "
+		    "sees only how far another process has come" },
+		{ { "-Q", "7", "-F", "%L" }, "%L shows the bytes written: -Q is "
+		    "sent a copy's numbers, not its bytes" },
+		{ { "-n", "-F", "json" }, "-n and --format json both write to "
+		    "stderr: choose one" },
+		{ { "--writing" }, "--writing goes with -d" },
+		{ { "--once", "--reading" }, "--once goes with -d" },
+		{ { "-d", "--once", "--stats", "-D", "1" }, "--once looks once: "
+		    "not with -D" },
+		{ { "-d", "--once", "--stats" }, "--once looks once: not with "
+		    "--stats" },
+		{ { "-d", "7", "--wait-for" }, "--wait-for waits for processes "
+		    "by name: -d NAME, or -d alone" },
+		{ { "-d", "7", "--log", "f" }, "-d watches another process: "
+		    "--log does not apply" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(broken) / sizeof(broken[0]); i++) {
+		const char *const *a = broken[i].args;
+
+		assert_int_equal(parse("tach", a[0], a[1], a[2], a[3], a[4],
+		    a[5], NULL), OPTIONS_BAD);
+		assert_string_equal(msg, broken[i].said);
+	}
+}
+
 int
 main(void)
 {
@@ -490,6 +582,8 @@ main(void)
 		cmocka_unit_test(sparse_and_direct),
 		cmocka_unit_test(query),
 		cmocka_unit_test(watch),
+		cmocka_unit_test(buffer_or_transfer),
+		cmocka_unit_test(rules),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, free_options);
