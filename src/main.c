@@ -813,7 +813,7 @@ store_inputs(struct options *opts, struct input *in, size_t *next,
 
 /* After the copy: each end in its order, the closing line, the status. */
 static int
-finish(struct run *run, struct relay *relay, struct display *display,
+end_run(struct run *run, struct relay *relay, struct display *display,
     const struct options *opts, struct input *in, FILE *log)
 {
 	enum display_outcome outcome;
@@ -880,7 +880,7 @@ copy_run(struct options *opts)
 	/* nothing is left to change: a late -R says so at once */
 	control_close();
 	relay_free(&relay);
-	return finish(&run, &relay, &display, opts, &in, log);
+	return end_run(&run, &relay, &display, opts, &in, log);
 }
 
 int

@@ -182,10 +182,10 @@ copy_loop(struct relay *r)
 
 /* The last tier: it always finishes the transfer. */
 static bool
-copy_run(struct relay *r, enum relay_end *end)
+readwrite_run(struct relay *r, enum relay_end *end)
 {
 	*end = copy_loop(r);
 	return true;
 }
 
-const struct tier copy_tier = { "read/write", copy_run };
+const struct tier copy_tier = { "read/write", readwrite_run };

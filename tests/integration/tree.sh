@@ -2,7 +2,8 @@
 # covers: the source tree's own rules: an SPDX line at the top of every
 # source, header, script and CMakeLists.txt, and a covers: line naming
 # what each integration script holds; no function in src/ over 60 lines,
-# its type's line to its closing brace (KNF: both at the line's start)
+# its type's line to its closing brace (KNF: both at the line's start);
+# no function name defined in two files, each system's twins aside
 . "$(dirname "$0")/lib.sh"
 
 cd "$SOURCE_DIR"
@@ -44,5 +45,16 @@ check "functions found to measure" [ "$(find src -name '*.c' -exec grep -c '^{' 
     awk -F: '{ n += $NF } END { print (n > 400) }')" = 1 ]
 check "no function over 60 lines: $(tr '\n' ' ' <"$WORK/long")" \
     [ ! -s "$WORK/long" ]
+
+# each system's twins: compat/'s files and watch/'s procfd_*.c, one built
+find src -name '*.c' -exec awk '
+    /^[A-Za-z_][A-Za-z0-9_]*\(/ {
+	twin = FILENAME ~ /compat\/|procfd_/
+	print substr($0, 1, index($0, "(") - 1), FILENAME, twin
+    }' {} + | sort | awk '
+    $1 == last && !(twin && $3) { print $1 " (" file ", " $2 ")" }
+    { last = $1; file = $2; twin = $3 }' >"$WORK/twice"
+check "no function name defined in two files: $(tr '\n' ' ' <"$WORK/twice")" \
+    [ ! -s "$WORK/twice" ]
 
 done_testing
