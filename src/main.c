@@ -726,7 +726,7 @@ exit_of(const struct run *run, const struct relay *r, bool skipped,
 	return skipped || run->failed ? 1 : 0;
 }
 
-/* -U's storing takes the input as it comes: -L, -Y, a buffer are the sending's. */
+/* -U's storing takes the input as it comes: -L, -Y and -b are the sending's. */
 static struct options
 store_options(const struct options *opts)
 {
