@@ -37,3 +37,12 @@ function median(list,   n, a, i, j, t) {
 			if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }'
+
+# An awk function: keeps key's first place in order[] (count of them) and
+# the lowest and highest of its values v, in lo[] and hi[].
+awk_keep='
+function keep(key, v) {
+	if (!(key in seen)) { seen[key] = 1; order[++count] = key }
+	if (!(key in lo) || v < lo[key]) lo[key] = v
+	if (!(key in hi) || v > hi[key]) hi[key] = v
+}'

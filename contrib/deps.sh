@@ -13,15 +13,16 @@ as_root() {
 }
 
 if command -v apt-get >/dev/null 2>&1; then
-	build="build-essential cmake pkg-config libbsd-dev libncurses-dev"
+	build="build-essential cmake pkg-config libbsd-dev libncurses-dev libssl-dev"
 	# python3: release-checksums, JSON checks, Zig from PyPI (venv);
 	# pacman: makepkg calls it even with --nodeps; bmake: contrib/bsd;
-	# mbuffer, buffer: contrib/benchmark-buffer.sh
+	# mbuffer, buffer: contrib/benchmark-buffer.sh; openssl: the --hash
+	# benchmark
 	test="clang libclang-rt-dev libcmocka-dev strace tmux valgrind mandoc
 	    pv time gzip bzip2 xz-utils zstd lz4 debhelper dpkg-dev fakeroot
 	    bash-completion lintian file rpm makepkg pacman-package-manager
 	    libarchive-tools ruby python3 python3-venv procps git zsh fish
-	    locales bmake mbuffer buffer"
+	    locales bmake mbuffer buffer openssl"
 	# the 32-bit variant of the suite (tests/run-all), on amd64: gcc -m32
 	# against Debian's multiarch i386 libraries
 	if [ $tests = yes ] && [ "$(dpkg --print-architecture)" = amd64 ]; then
@@ -31,7 +32,8 @@ if command -v apt-get >/dev/null 2>&1; then
 		fi
 		# libc6-dbg:i386: valgrind needs it for a 32-bit program
 		test="$test gcc-multilib libc6-dev:i386 libbsd-dev:i386
-		    libncurses-dev:i386 libcmocka-dev:i386 libc6-dbg:i386"
+		    libncurses-dev:i386 libcmocka-dev:i386 libc6-dbg:i386
+		    libssl-dev:i386"
 	fi
 	missing=
 	for p in $build $([ $tests = yes ] && echo $test); do
@@ -46,12 +48,12 @@ if command -v apt-get >/dev/null 2>&1; then
 	fi
 elif command -v dnf >/dev/null 2>&1; then
 	as_root dnf install -y cmake make gcc pkgconf-pkg-config libbsd-devel \
-	    ncurses-devel
+	    ncurses-devel openssl-devel
 	[ $tests = no ] || as_root dnf install -y clang libcmocka-devel \
 	    strace tmux valgrind mandoc pv procps-ng gzip bzip2 xz zstd lz4
 elif command -v pacman >/dev/null 2>&1; then
 	as_root pacman -S --needed --noconfirm cmake make gcc pkgconf libbsd \
-	    ncurses
+	    ncurses openssl
 	[ $tests = no ] || as_root pacman -S --needed --noconfirm clang cmocka \
 	    strace tmux valgrind mandoc pv procps-ng gzip bzip2 xz zstd lz4
 elif command -v pkg >/dev/null 2>&1 && [ "$(uname)" = FreeBSD ]; then
@@ -61,7 +63,7 @@ elif command -v pkgin >/dev/null 2>&1; then
 	as_root pkgin -y install cmake pkgconf ncurses
 	[ $tests = no ] || as_root pkgin -y install cmocka tmux pv zstd lz4
 elif command -v brew >/dev/null 2>&1; then
-	brew install cmake pkgconf libbsd ncurses
+	brew install cmake pkgconf libbsd ncurses openssl@3
 	[ $tests = no ] || brew install cmocka tmux pv zstd lz4 xz
 else
 	echo "deps.sh: no known package manager; install cmake, a C compiler," \

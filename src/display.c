@@ -50,6 +50,29 @@ bottleneck(const struct display *d, double t, char *buf, size_t len)
 	return buf;
 }
 
+/* Several -o: each output's count; --hash, at the end: the digests. */
+static void
+outputs_state(struct display *d, bool final, struct report_line *l)
+{
+	struct fanout_output outs[FANOUT_MAX];
+
+	if (d->nouts > 1) {
+		fanout_outputs(d->fan, outs);
+		for (size_t i = 0; i < d->nouts; i++)
+			d->outs[i] = (struct report_output){ outs[i].name,
+			    outs[i].bytes, outs[i].error };
+		l->outputs = d->outs;
+		l->noutputs = d->nouts;
+	}
+	for (size_t i = 0; final && d->digest != NULL &&
+	    i < digest_count(d->digest); i++) {
+		d->hashes[i].alg = digest_hex(d->digest, i, d->hexes[i]);
+		d->hashes[i].hex = d->hexes[i];
+		l->hashes = d->hashes;
+		l->nhashes = i + 1;
+	}
+}
+
 /*
  * -F's %I (the wall clock) and %T without -b's buffer: the input queued,
  * % of the buffer.
@@ -84,7 +107,8 @@ state_at(struct display *d, double t, bool final, struct report_line *l,
     char *note, size_t notelen)
 {
 	struct render_state *s = &l->state;
-	uint64_t count = d->lines ? d->relay->records : d->relay->bytes;
+	uint64_t count = d->lines ? d->relay->records : d->fan != NULL ?
+	    fanout_slowest(d->fan) : d->relay->bytes;
 	struct line_source src = { .meter = &d->meter,
 	    .progress = &d->meter, .eta_size = d->size, .count = count,
 	    .done = count, .size = d->size, .unit = d->unit,
@@ -129,6 +153,7 @@ state_at(struct display *d, double t, bool final, struct report_line *l,
 	}
 	if (d->formatted)
 		format_extras(d, s);
+	outputs_state(d, final, l);
 }
 
 /*
@@ -213,6 +238,14 @@ emit(struct display *d, bool final, enum display_outcome outcome,
 }
 
 void
+display_outputs(struct display *d, struct fanout *fan, struct digest *digest)
+{
+	d->fan = fan;
+	d->digest = digest;
+	d->nouts = fan != NULL ? fanout_count(fan) : 0;
+}
+
+void
 display_log(struct display *d, FILE *log, const char *name, bool failed)
 {
 	d->log_failed = failed;
@@ -240,6 +273,20 @@ whose(const struct display *d)
 	return d->name != NULL ? text_safe(d->name) : NULL;
 }
 
+/* SIGUSR1 with --hash: each digest of the stream so far. */
+static void
+report_hashes(struct display *d)
+{
+	char hex[DIGEST_HEX_MAX];
+	const char *alg;
+
+	for (size_t i = 0; d->digest != NULL && i < digest_count(d->digest);
+	    i++) {
+		alg = digest_hex(d->digest, i, hex);
+		report_info("%s so far: %s", alg, hex);
+	}
+}
+
 /* SIGUSR1 (SIGINFO): the counters, once, on stderr, as dd does. */
 static void
 report_now(struct display *d)
@@ -262,6 +309,7 @@ report_now(struct display *d)
 	report_info("%s%s%s%llu bytes (%s) in %s, %s/s",
 	    whose(d) != NULL ? whose(d) : "", whose(d) != NULL ? ": " : "",
 	    lines, (unsigned long long)bytes, amount, elapsed, rate);
+	report_hashes(d);
 }
 
 /* ^Z: stop; on fg the stop is left out of the clocks, -L's included. */
@@ -457,6 +505,11 @@ print_stats(struct display *d, double t)
 	if (d->lines)
 		report_moved(name, r->records, RENDER_LINES, t, NULL);
 	report_rates(&d->out, name, &d->rates, d->interval, d->unit);
+	/* several -o: what each took, a failed one with its error */
+	for (size_t i = 0; d->nouts > 1 && i < d->nouts; i++)
+		report_moved(text_safe(d->outs[i].name), d->outs[i].bytes,
+		    d->byte_unit, t, d->outs[i].error != 0 ?
+		    strerror(d->outs[i].error) : NULL);
 	if (r->zeros || r->holes > 0) {
 		render_amount((double)(r->bytes - r->holes), d->byte_unit,
 		    most, sizeof(most));

@@ -29,7 +29,7 @@ help_usage(bool as_progress)
 		    "usage: %s [-0cEegKknOqSWXYz] [-A bytes] [-b size] "
 		    "[-D seconds] [-f file]...\n"
 		    "       %*s [-i seconds] [-L rate] [-l length] "
-		    "[-m seconds] [-N name] [-o file]\n"
+		    "[-m seconds] [-N name] [-o file]...\n"
 		    "       %*s [-P pidfile] [-p prefix] [-U file] [-u style] "
 		    "[-w width]\n"
 		    "       %*s [-x where[:format]] [--force] "
@@ -39,6 +39,8 @@ help_usage(bool as_progress)
 		    "       %*s [--stats] [--write-at=percent] "
 		    "[--read-at=percent]\n"
 		    "       %*s [--read-limit=rate] [--buffer-file=path] "
+		    "[--hash=alg[:hex],...]\n"
+		    "       %*s [--output-block=size [--pad]] "
 		    "[cmd [args ...]]\n"
 		    "       %s -d [pid[:fd] | name] [-8egkn] [-D seconds] "
 		    "[-i seconds] [-m seconds]\n"
@@ -54,8 +56,8 @@ help_usage(bool as_progress)
 		    "[-w width] [--force]\n"
 		    "       %*s [-F format | --format json]\n",
 		    name, pad, "", pad, "", pad, "", pad, "", pad, "", pad, "",
-		    name, pad, "", pad, "", pad, "", name, pad, "", name, pad,
-		    "");
+		    pad, "", name, pad, "", pad, "", pad, "", name, pad, "",
+		    name, pad, "");
 	exit(1);
 }
 
@@ -101,7 +103,8 @@ static const char help_text[] =
     "  -b, --buffer-size SIZE  transfer buffer size (e.g. 256k, 2x64k); "
     "4m and up, a\n"
     "                          buffer that holds up to SIZE between "
-    "input and output\n"
+    "input and output;\n"
+    "                          N%: a buffer of N% of the memory\n"
     "  -c, --cursor            a line of its own at the bottom, below "
     "other output\n"
     "  -D, --delay-start SEC   draw nothing for the first SEC seconds\n"
@@ -158,7 +161,10 @@ static const char help_text[] =
     "blocks of zeros,\n"
     "                          and skip the input file's holes "
     "unread\n"
-    "  -o, --output FILE       write to FILE, not to standard output\n"
+    "  -o, --output FILE       write to FILE, not to standard output; "
+    "repeat it\n"
+    "                          to write each (- is stdout), beside "
+    "cmd's input too\n"
     "  -p, --prefix TEXT       text to the left of the bar\n"
     "  -q, --quiet             draw no bar\n"
     "  -Q, --query PID         draw the running copy PID's progress "
@@ -209,6 +215,14 @@ static const char help_text[] =
     "PATH, or in\n"
     "                          directory PATH, not in memory; removed "
     "at once\n"
+    "      --hash ALG[,ALG]    the stream's digests at the end "
+    "(sha256, sha512,\n"
+    "                          sha1, md5, blake2b); ALG:HEX: fail "
+    "unless it is HEX\n"
+    "      --output-block SIZE every write exactly SIZE bytes (a "
+    "tape's block),\n"
+    "                          the last short, or zero-filled with "
+    "--pad\n"
     "      --stall-timeout SEC fail when nothing has moved for SEC "
     "seconds,\n"
     "                          naming the side that stalled\n"

@@ -36,6 +36,7 @@
 #include "tach/display.h"
 #include "tach/input.h"
 #include "tach/options.h"
+#include "tach/outputs.h"
 #include "tach/paths.h"
 #include "tach/pidfile.h"
 #include "tach/query.h"
@@ -74,6 +75,32 @@ transfer_size(const struct options *opts, int in, int out)
 }
 
 /*
+ * -b N%: that share of the memory this process may have (mbuffer's -m
+ * 10%), in whole pages; refused where it is no buffer or cannot be held.
+ */
+static void
+buffer_share(struct options *opts)
+{
+	unsigned long long limit, size;
+	long page = sysconf(_SC_PAGESIZE);
+	const char *why;
+	char have[32];
+
+	if (opts->buffer_percent == 0)
+		return;
+	limit = compat_memory_limit(&why);
+	size = limit / 100 * (unsigned long long)opts->buffer_percent;
+	size -= size % (unsigned long long)(page > 0 ? page : 4096);
+	render_amount((double)limit, RENDER_BYTES, have, sizeof(have));
+	if (size < RELAY_BUFFER_MIN || size > SIZE_MAX)
+		report_errx(1, "-b %d%%: %llu bytes of the %s of %s: %s",
+		    opts->buffer_percent, size, have, why,
+		    size < RELAY_BUFFER_MIN ? "less than a buffer's 4 MiB" :
+		    "more than this system can address");
+	opts->buffer = (size_t)size;
+}
+
+/*
  * -b's buffer in memory (not --buffer-file's) against the memory this
  * process may have: more is refused before a byte moves, rather than
  * the kernel's OOM killer ending the copy halfway; more than half is
@@ -83,83 +110,27 @@ static void
 buffer_fits(const struct options *opts)
 {
 	unsigned long long size = opts->buffer, limit;
+	/* several outputs: their queues may hold as much again */
+	bool twice = opts->noutputs > 1 || (opts->noutputs > 0 &&
+	    opts->cmd != NULL);
+	const char *why, *what = twice ? " and the outputs' queues" : "";
 	char have[32];
-	const char *why;
 
-	if (opts->buffer == 0 || opts->buffer_file != NULL)
+	if (opts->buffer == 0)
 		return;
+	if (opts->buffer_file != NULL)
+		size = 0;	/* only the queues are memory */
+	if (twice)
+		size += opts->buffer;
 	limit = compat_memory_limit(&why);
 	render_amount((double)limit, RENDER_BYTES, have, sizeof(have));
 	if (size > limit)
-		report_errx(1, "-b: a buffer of %llu bytes: more than the %s "
-		    "of %s: a smaller -b, or --buffer-file", size, have, why);
+		report_errx(1, "-b: a buffer%s of %llu bytes: more than the %s "
+		    "of %s: a smaller -b, or --buffer-file", what, size, have,
+		    why);
 	if (size > limit / 2)
-		report_warnx("-b: a buffer of %llu bytes: more than half the "
-		    "%s of %s", size, have, why);
-}
-
-/* The input (an -f, or "stdin") that is the file st is, or NULL. */
-static const char *
-an_input(const struct options *opts, const struct stat *st)
-{
-	struct stat in;
-	const char *name;
-
-	for (size_t i = 0; i < (opts->nfiles > 0 ? opts->nfiles : 1); i++) {
-		name = opts->nfiles > 0 ? opts->files[i] : "stdin";
-		if ((opts->nfiles > 0 ? stat(name, &in) :
-		    fstat(STDIN_FILENO, &in)) == 0 && in.st_dev == st->st_dev &&
-		    in.st_ino == st->st_ino)
-			return name;
-	}
-	return NULL;
-}
-
-/*
- * path opened to write, as > opens it (option names it): a FIFO waits
- * for its reader, SIGUSR1 meanwhile says so, and a terminating signal
- * ends the wait, and tach.  The descriptor, or -1 with errno.
- */
-static int
-open_waiting(const char *path, const char *option)
-{
-	int fd;
-
-	while ((fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666)) ==
-	    -1 && errno == EINTR && signals_fatal() == 0)
-		if (signals_take_only(SIGNAL_INFO) != 0)
-			report_info("%s %s: waiting for a reader; 0 bytes "
-			    "so far", option, text_safe(path));
-	if (fd == -1 && signals_fatal() != 0)
-		signals_die(signals_fatal());
-	return fd;
-}
-
-/*
- * -o: FILE becomes the output, as the shell's > makes it, except that a
- * file is emptied only once no input is FILE itself.  -X: /dev/null, so
- * that nothing is written anywhere.
- */
-static void
-open_output(const struct options *opts)
-{
-	const char *path = opts->discard ? "/dev/null" : opts->output;
-	const char *name;
-	struct stat out;
-	int fd;
-
-	if (path == NULL)
-		return;
-	fd = open_waiting(path, "-o");
-	if (fd == -1 || fstat(fd, &out) == -1)
-		report_err(1, "-o %s", text_safe(path));
-	if (S_ISREG(out.st_mode) && (name = an_input(opts, &out)) != NULL)
-		report_errx(1, "%s: input file is output file",
-		    text_safe(name));
-	if ((S_ISREG(out.st_mode) && ftruncate(fd, 0) == -1) ||
-	    dup2(fd, STDOUT_FILENO) == -1)
-		report_err(1, "-o %s", text_safe(path));
-	close(fd);
+		report_warnx("-b: a buffer%s of %llu bytes: more than half the "
+		    "%s of %s", what, size, have, why);
 }
 
 /*
@@ -284,7 +255,7 @@ open_log(const struct options *opts)
 
 	if (opts->log == NULL)
 		return NULL;
-	fd = open_waiting(opts->log, "--log");
+	fd = outputs_open_waiting(opts->log, "--log");
 	if (fd == -1 || fstat(fd, &st) == -1)
 		report_err(1, "--log %s", text_safe(opts->log));
 	if (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) ||
@@ -293,7 +264,7 @@ open_log(const struct options *opts)
 		    out.st_dev == st.st_dev && out.st_ino == st.st_ino)
 			name = opts->output != NULL ? opts->output : "stdout";
 		else
-			name = an_input(opts, &st);
+			name = outputs_an_input(opts, &st);
 	}
 	if (name != NULL)
 		report_errx(1, "--log %s: is %s, which it would corrupt",
@@ -483,6 +454,9 @@ struct run {
 	bool		 failed;	/* several -f: one could not be read */
 	bool		 log_failed;	/* -U's store found the log failed */
 	bool		 at_size;	/* -S: stopped at the size */
+	struct outputs	 outputs;	/* several -o, --hash */
+	/* an output of several failed, or a digest did not match: why */
+	char		 outputs_failed[2 * PATH_MAX + 128];
 };
 
 /* The relay from the options: buffer, -L, -S, -E, line mode, -Y, --stats. */
@@ -523,6 +497,44 @@ complete_run(const struct run *run)
 }
 
 /*
+ * The fanout's outputs, once the relay's pipe to them is closed.  One
+ * output fails as the relay's own would; of several, a failure is named
+ * and the others go on, and all failing ends the run as a write error.
+ */
+static void
+end_outputs(struct run *run)
+{
+	struct outputs *o = &run->outputs;
+	const struct fanout_output *first = NULL;
+
+	/* a signal or a stall ends tach now: no output is waited for */
+	if (run->end == RELAY_STOPPED || run->end == RELAY_STALLED)
+		return;
+	outputs_end(o, run->cmd != -1, complete_run(run),
+	    run->outputs_failed, sizeof(run->outputs_failed));
+	for (size_t i = 0; i < o->n && first == NULL; i++)
+		if (o->list[i].error != 0)
+			first = &o->list[i];
+	if (first == NULL)
+		return;
+	if (o->n == 1) {
+		run->end = o->broken ? RELAY_BROKEN_PIPE : RELAY_WRITE_ERROR;
+		run->error = first->error;
+		run->out_name = first->name;
+		run->outputs_failed[0] = '\0';
+		return;
+	}
+	/* none left to take the stream: each has been named already */
+	if (o->failed == o->n || run->end == RELAY_BROKEN_PIPE) {
+		if (complete_run(run) || run->end == RELAY_BROKEN_PIPE)
+			run->end = RELAY_WRITE_ERROR;
+		run->error = first->error;
+		snprintf(run->outputs_failed, sizeof(run->outputs_failed),
+		    "every output failed");
+	}
+}
+
+/*
  * The output's end: -Y's last flush (the run ends when the device has it
  * all), then the close that shows cmd its end of input and may show a
  * late write error.
@@ -549,6 +561,7 @@ end_output(struct run *run, struct relay *r, struct display *display)
 		run->end = errno == EPIPE ? RELAY_BROKEN_PIPE : RELAY_WRITE_ERROR;
 		run->error = errno;
 	}
+	end_outputs(run);
 }
 
 /*
@@ -611,7 +624,7 @@ outcome_of(const struct run *run, const struct relay *r)
 	if (run->end == RELAY_STOPPED)
 		return DISPLAY_INTERRUPTED;
 	if (moved && run->cmd_status == 0 && run->source_status == 0 &&
-	    r->nskipped == 0 && !run->failed)
+	    r->nskipped == 0 && !run->failed && run->outputs_failed[0] == '\0')
 		return DISPLAY_COMPLETE;
 	return DISPLAY_FAILED;
 }
@@ -640,6 +653,8 @@ static const char *
 reason_of(const struct run *run, const struct relay *r, char *buf,
     size_t len)
 {
+	if (run->outputs_failed[0] != '\0' && run->end != RELAY_READ_ERROR)
+		return run->outputs_failed;
 	switch (run->end) {
 	case RELAY_READ_ERROR:
 		snprintf(buf, len, "reading %s: %s", text_safe(run->in_name),
@@ -722,8 +737,12 @@ exit_of(const struct run *run, const struct relay *r, bool skipped,
 		return exit_status(run->cmd_status);
 	if (run->source_status != 0)
 		return exit_status(run->source_status);
-	/* -E: rescued, not whole; several -f: one could not be read */
-	return skipped || run->failed ? 1 : 0;
+	/*
+	 * -E: rescued, not whole; several -f: one could not be read; of
+	 * several outputs, one failed; --hash: not the digest given
+	 */
+	return skipped || run->failed || run->outputs_failed[0] != '\0' ?
+	    1 : 0;
 }
 
 /* -U's storing takes the input as it comes: -L, -Y and -b are the sending's. */
@@ -819,7 +838,7 @@ end_run(struct run *run, struct relay *relay, struct display *display,
 	enum display_outcome outcome;
 	char why[4 * PATH_MAX + 256];
 	const char *reason;
-	bool skipped;
+	bool skipped, whole;
 	int status;
 
 	end_command(run, opts->as_progress);
@@ -828,7 +847,15 @@ end_run(struct run *run, struct relay *relay, struct display *display,
 	outcome = outcome_of(run, relay);
 	reason = outcome == DISPLAY_FAILED ? reason_of(run, relay, why,
 	    sizeof(why)) : NULL;
+	/* the digest of a stream cut short would name no file's */
+	whole = complete_run(run) && run->outputs.failed < run->outputs.n;
+	if (!whole)
+		display->digest = NULL;
 	display_finish(display, outcome, reason);
+	if (whole && !opts->json)
+		outputs_print_hashes(&run->outputs, opts->nfiles == 1 ?
+		    opts->files[0] : "-");
+	outputs_free(&run->outputs);
 	skipped = report_skipped(relay, opts);
 	status = exit_of(run, relay, skipped, reason);
 	/* the log is output asked for: one that failed fails the run */
@@ -850,7 +877,7 @@ copy_run(struct options *opts)
 	size_t next = 0;
 	FILE *log;
 
-	open_output(opts);
+	outputs_open(&run.outputs, opts);
 	if (opts->sparse)
 		sparse_output(opts->output != NULL ? opts->output : "stdout");
 	log = open_log(opts);
@@ -867,10 +894,13 @@ copy_run(struct options *opts)
 		run.out = start_command(opts, &in, &run.cmd);
 		run.out_name = opts->cmd[0];
 	}
+	run.out = outputs_start(&run.outputs, opts, run.out, run.out_name,
+	    transfer_size(opts, in.fd, run.out));
 	relay_setup(&relay, opts, in.fd, run.out, &display);
 	relay_direct(&relay, false, opts->direct && direct_io(run.out,
 	    run.out_name, run.out == STDOUT_FILENO && opts->output == NULL));
 	display_start(&display, opts, &in, &relay);
+	display_outputs(&display, run.outputs.fan, run.outputs.digest);
 	display_log(&display, log, opts->log, run.log_failed);
 	run.end = copy_inputs(&relay, &in, opts, &display, &next, &run.failed,
 	    &run.in_name);
@@ -903,6 +933,7 @@ main(int argc, char *argv[])
 	signals_at_death(withdraw);
 	/* nothing is made, replaced or removed before this */
 	paths_check(&opts);
+	buffer_share(&opts);
 	buffer_fits(&opts);
 	/* progress(1) leaves nothing in /tmp; tach's -R finds tach */
 	if (!opts.as_progress && !opts.watching)

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "tach/compat.h"
+#include "tach/fanout.h"
 #include "tach/help.h"
 #include "tach/options.h"
 #include "tach/relay.h"
@@ -47,7 +48,10 @@ enum {
 	OPT_READ_AT,
 	OPT_READ_LIMIT,
 	OPT_BUFFER_FILE,
-	OPT_LOG
+	OPT_LOG,
+	OPT_HASH,
+	OPT_OUTPUT_BLOCK,
+	OPT_PAD
 };
 
 static const struct option long_options[] = {
@@ -79,6 +83,9 @@ static const struct option long_options[] = {
 	{ "log",		required_argument, NULL, OPT_LOG },
 	{ "store-and-forward",	required_argument, NULL, 'U' },
 	{ "output",		required_argument, NULL, 'o' },
+	{ "hash",		required_argument, NULL, OPT_HASH },
+	{ "output-block",	required_argument, NULL, OPT_OUTPUT_BLOCK },
+	{ "pad",		no_argument,	   NULL, OPT_PAD },
 	{ "discard",		no_argument,	   NULL, 'X' },
 	{ "sparse",		no_argument,	   NULL, 'O' },
 	{ "direct-io",		no_argument,	   NULL, 'K' },
@@ -502,6 +509,7 @@ flag_option(struct options *opts, int ch)
 	case OPT_FORCE: opts->force = true; break;
 	case OPT_NO_SPLICE: opts->no_splice = true; break;
 	case OPT_STATS: opts->stats = true; break;
+	case OPT_PAD: opts->pad = true; break;
 	case OPT_WAIT_FOR: opts->wait_for = true; break;
 	case OPT_ONCE: opts->once = true; break;
 	case OPT_READING: opts->watch_open = 'r'; break;
@@ -536,6 +544,49 @@ path_arg(const char *why, const char *arg, const char **path, char *msg,
 	}
 	*path = arg;
 	return true;
+}
+
+/*
+ * -o, repeated: every output in order, "-" for stdout; the first that is
+ * not stdout becomes stdout's file, as the shell's > makes it.
+ */
+static bool
+output_arg(struct options *opts, int argc, const char *arg, char *msg,
+    size_t msglen)
+{
+	if (!path_arg("-o needs a file, or -", arg, &arg, msg, msglen))
+		return false;
+	if (opts->noutputs == FANOUT_MAX) {
+		snprintf(msg, msglen, "-o: at most %d outputs", FANOUT_MAX);
+		return false;
+	}
+	for (size_t i = 0; i < opts->noutputs; i++)
+		if (strcmp(arg, "-") == 0 && strcmp(opts->outputs[i], "-") == 0) {
+			snprintf(msg, msglen, "-o - given twice: stdout is "
+			    "one output");
+			return false;
+		}
+	/* argc bounds the -o given: the list is allocated once */
+	if (opts->outputs == NULL && (opts->outputs =
+	    calloc((size_t)argc, sizeof(*opts->outputs))) == NULL)
+		report_err(1, "output list");
+	opts->outputs[opts->noutputs++] = arg;
+	if (opts->noutputs == 1 && strcmp(arg, "-") != 0)
+		opts->output = arg;
+	return true;
+}
+
+/* --hash ALG[:HEX][,...]: main asks the crypto library for each ALG. */
+static bool
+hash_arg(struct options *opts, const char *arg, char *msg, size_t msglen)
+{
+	if (opts->hash != NULL) {
+		snprintf(msg, msglen, "--hash given twice: name every "
+		    "algorithm in one, as sha256,md5");
+		return false;
+	}
+	return path_arg("--hash needs an algorithm: sha256, sha512, sha1, "
+	    "md5 or blake2b", arg, &opts->hash, msg, msglen);
 }
 
 /* -u: pv's four names; granular is block, which draws eighths already. */
@@ -598,16 +649,36 @@ extra_arg(struct options *opts, const char *arg, char *msg, size_t msglen)
 	    render_format_check(opts->extra_format, msg, msglen);
 }
 
-/* -b: a transfer size below RELAY_BUFFER_MIN, a buffer from it on. */
+/* -b N%: the most of the memory a buffer may be. */
+#define BUFFER_PERCENT_MAX	90
+
+/*
+ * -b: a transfer size below RELAY_BUFFER_MIN, a buffer from it on; N%,
+ * a buffer of that share of the memory.
+ */
 static bool
 buffer_arg(struct options *opts, const char *arg, char *msg, size_t msglen)
 {
 	long long n;
 
+	opts->transfer = opts->buffer = 0;
+	opts->buffer_percent = 0;
+	/* mbuffer's -m 10%: main takes it of the memory */
+	if (arg[0] != '\0' && arg[strlen(arg) - 1] == '%') {
+		if (!percent_arg("-b", arg, &opts->buffer_percent, msg, msglen))
+			return false;
+		if (opts->buffer_percent == 0 ||
+		    opts->buffer_percent > BUFFER_PERCENT_MAX) {
+			snprintf(msg, msglen, "-b %s: a buffer of 1%% to %d%% "
+			    "of the memory (the rest is the system's)", arg,
+			    BUFFER_PERCENT_MAX);
+			return false;
+		}
+		return true;
+	}
 	if (!size_arg("buffer size", arg, opts->si, 1, LLONG_MAX, &n, msg,
 	    msglen))
 		return false;
-	opts->transfer = opts->buffer = 0;
 	if (n < RELAY_BUFFER_MIN)
 		opts->transfer = (size_t)n;
 	else if ((unsigned long long)n > SIZE_MAX) {
@@ -690,6 +761,8 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
     char *msg, size_t msglen)
 {
 	int number = number_option(opts, ch, arg, msg, msglen);
+	long long n;
+	bool ok;
 
 	if (number != -1)
 		return number;
@@ -721,15 +794,14 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 		opts->pidfile = arg;
 		return true;
 	case 'o':
-		/* one output for now: a second would silently win */
-		if (opts->output != NULL) {
-			snprintf(msg, msglen, "-o given twice (%s, then %s): "
-			    "one output only", text_safe(opts->output),
-			    text_safe(arg));
-			return false;
-		}
-		return path_arg("-o needs a file", arg, &opts->output, msg,
-		    msglen);
+		return output_arg(opts, argc, arg, msg, msglen);
+	case OPT_HASH:
+		return hash_arg(opts, arg, msg, msglen);
+	case OPT_OUTPUT_BLOCK:
+		ok = size_arg("output block", arg, opts->si, 1,
+		    RELAY_BUFSIZE_MAX, &n, msg, msglen);
+		opts->output_block = (size_t)n;
+		return ok;
 	case 'U':
 		return path_arg("-U needs a file, or -", arg, &opts->store, msg,
 		    msglen);
@@ -754,9 +826,9 @@ enum given {
 	G_m, G_JSON, G_F, G_STATS, G_FORCE, G_D, G_e, G_P, G_STALL,
 	G_WRITE_AT, G_READ_AT, G_READ_LIMIT, G_BUFFER_FILE, G_U, G_o, G_X,
 	G_O, G_K, G_x, G_A, G_LOG, G_N, G_p, G_w, G_WAIT_FOR, G_ONCE,
-	G_READING, G_WRITING,
+	G_READING, G_WRITING, G_HASH, G_OUTPUT_BLOCK, G_PAD,
 	/* states: taken by every mode, named only by the rules below */
-	G_BUFFER, G_LENGTH, G_S_LINES, G_SEES_A, G_SEES_L, G_D_PID,
+	G_BUFFER, G_LENGTH, G_S_LINES, G_SEES_A, G_SEES_L, G_D_PID, G_FAN,
 	G_COUNT
 };
 #define G(x)	((uint64_t)1 << (x))
@@ -803,6 +875,9 @@ static const struct {
 	[G_S_LINES] = { "-S in line mode", BY_ALL },
 	[G_SEES_A] = { "%A", BY_ALL }, [G_SEES_L] = { "%L", BY_ALL },
 	[G_D_PID] = { "-d PID", BY_ALL },
+	[G_HASH] = { "--hash", 0 }, [G_OUTPUT_BLOCK] = { "--output-block", 0 },
+	[G_PAD] = { "--pad", 0 },
+	[G_FAN] = { "several -o, --hash or --output-block", BY_ALL },
 };
 
 /*
@@ -833,7 +908,12 @@ static const struct rule {
 	    G(G_BUFFER) | G(G_d) | G(G_R), 0, 0,
 	    "%s needs a buffer: -b of 4 MiB or more" },
 	{ G(G_X), 0, G(G_CMD), 0, "-X: the command takes the output" },
-	{ G(G_o), 0, G(G_CMD), 0, "-o: the command takes the output" },
+	{ G(G_PAD), G(G_OUTPUT_BLOCK), 0, 0,
+	    "--pad fills the last block: it needs --output-block" },
+	/* the outputs are written by the fanout's threads, through a pipe */
+	{ G(G_FAN), 0, G(G_O) | G(G_K) | G(G_Y) | G(G_W), 0, "%s acts on the "
+	    "one output tach writes: not with several -o, --hash or "
+	    "--output-block" },
 	{ G(G_O), 0, G(G_X), 0, "-O makes holes in a file: -X writes nothing" },
 	{ G(G_O), 0, G(G_CMD), 0, "-O makes holes in a file: the command "
 	    "takes the output, through a pipe" },
@@ -879,7 +959,8 @@ given(const struct options *o)
 		[G_f] = o->nfiles > 0, [G_q] = o->quiet,
 		[G_L] = o->rate_limit != 0, [G_l] = o->size >= 0,
 		[G_S] = o->stop_at_size,
-		[G_b] = o->transfer != 0 || o->buffer != 0,
+		[G_b] = o->transfer != 0 || o->buffer != 0 ||
+		    o->buffer_percent != 0,
 		[G_z] = o->decompress, [G_E] = o->skip_errors,
 		[G_Y] = o->sync, [G_W] = o->wait, [G_c] = o->cursor,
 		[G_LINE] = o->separator == '\n', [G_NUL] = o->separator == '\0',
@@ -894,7 +975,7 @@ given(const struct options *o)
 		[G_WRITE_AT] = o->write_at != 0, [G_READ_AT] = o->read_at != 100,
 		[G_READ_LIMIT] = o->read_limit != 0,
 		[G_BUFFER_FILE] = o->buffer_file != NULL,
-		[G_U] = o->store != NULL, [G_o] = o->output != NULL,
+		[G_U] = o->store != NULL, [G_o] = o->noutputs > 0,
 		[G_X] = o->discard, [G_O] = o->sparse, [G_K] = o->direct,
 		[G_x] = o->extra != 0, [G_A] = o->last_written != 0,
 		[G_LOG] = o->log != NULL, [G_N] = o->name != NULL,
@@ -902,7 +983,11 @@ given(const struct options *o)
 		[G_WAIT_FOR] = o->wait_for, [G_ONCE] = o->once,
 		[G_READING] = o->watch_open == 'r',
 		[G_WRITING] = o->watch_open == 'w',
-		[G_BUFFER] = o->buffer != 0, [G_LENGTH] = o->size > 0,
+		[G_HASH] = o->hash != NULL,
+		[G_OUTPUT_BLOCK] = o->output_block != 0, [G_PAD] = o->pad,
+		[G_FAN] = options_fan(o),
+		[G_BUFFER] = o->buffer != 0 || o->buffer_percent != 0,
+		[G_LENGTH] = o->size > 0,
 		[G_S_LINES] = o->stop_at_size && o->separator != -1,
 		[G_SEES_A] = (sees & RENDER_SEES_LAST) != 0,
 		[G_SEES_L] = (sees & RENDER_SEES_LINE) != 0,
@@ -961,6 +1046,15 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 		    first_given(g & (others != 0 ? others : r->when)));
 		return OPTIONS_BAD;
 	}
+	/* cmd's output is stdout: every -o is a file beside cmd's input */
+	for (size_t i = 0; i < opts->noutputs && opts->cmd != NULL; i++)
+		if (strcmp(opts->outputs[i], "-") == 0) {
+			snprintf(msg, msglen, "-o -: stdout is the command's "
+			    "output");
+			return OPTIONS_BAD;
+		}
+	if (opts->cmd != NULL)
+		opts->output = NULL;
 	seen = options_sees(opts);
 	if (!opts->watching && opts->remote_pid == 0 &&
 	    (!render_format_seen(opts->format, seen, msg, msglen) ||
@@ -1056,6 +1150,16 @@ options_free(struct options *opts)
 	opts->watch_pids = NULL;
 	opts->watch_names = NULL;
 	opts->nwatch_pids = opts->nwatch_names = 0;
+	free(opts->outputs);
+	opts->outputs = NULL;
+	opts->noutputs = 0;
+}
+
+bool
+options_fan(const struct options *opts)
+{
+	return opts->noutputs > 1 || opts->hash != NULL ||
+	    opts->output_block != 0 || (opts->noutputs > 0 && opts->cmd != NULL);
 }
 
 void

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tach/fanout.h"
 #include "tach/message.h"
 #include "tach/paths.h"
 #include "tach/text.h"
@@ -47,8 +48,18 @@ struct place {
 	bool		 dir_known;
 };
 
-/* stdin, stdout, stderr, -l @, -o, --log, -U, --buffer-file, -P */
-#define PLACES_MAX	9
+/* stdin, stdout, stderr, -l @, each -o, --log, -U, --buffer-file, -P */
+#define PLACES_MAX	(8 + FANOUT_MAX)
+
+/* One -o is "-": stdout itself is an output. */
+static bool
+writes_stdout(const struct options *opts)
+{
+	for (size_t i = 0; i < opts->noutputs; i++)
+		if (strcmp(opts->outputs[i], "-") == 0)
+			return true;
+	return false;
+}
 
 /* Where path's name leads when it is not there yet; false if nowhere. */
 static bool
@@ -189,8 +200,8 @@ paths_check(const struct options *opts)
 {
 	static char bufs[PLACES_MAX][PATH_MAX];
 	struct place places[PLACES_MAX], *a, *b;
-	bool out_is_stdout = opts->output == NULL && !opts->discard &&
-	    opts->cmd == NULL && !opts->watching;
+	bool out_is_stdout = !opts->discard && opts->cmd == NULL &&
+	    !opts->watching && (opts->noutputs == 0 || writes_stdout(opts));
 	size_t n = 0, k = 0;
 	enum use use;
 
@@ -205,9 +216,10 @@ paths_check(const struct options *opts)
 	if (opts->size_file != NULL)
 		add_place(places, &n, USE_READ, "-l", opts->size_file, -1,
 		    bufs[k++], PATH_MAX);
-	if (opts->output != NULL && !opts->discard)
-		add_place(places, &n, USE_WRITE, "-o", opts->output, -1,
-		    bufs[k++], PATH_MAX);
+	for (size_t i = 0; i < opts->noutputs && !opts->discard; i++)
+		if (strcmp(opts->outputs[i], "-") != 0)
+			add_place(places, &n, USE_WRITE, "-o", opts->outputs[i],
+			    -1, bufs[k++], PATH_MAX);
 	if (opts->log != NULL)
 		add_place(places, &n, USE_LOG, "--log", opts->log, -1,
 		    bufs[k++], PATH_MAX);

@@ -13,6 +13,9 @@ _tach()
 	-F|--format)
 		COMPREPLY=($(compgen -W 'json' -- "$cur"))
 		return ;;
+	--hash)
+		COMPREPLY=($(compgen -W 'sha256 sha512 sha1 md5 blake2b' -- "$cur"))
+		return ;;
 	-u|--bar-style)
 		COMPREPLY=($(compgen -W 'block plain granular shaded' -- "$cur"))
 		return ;;
@@ -22,7 +25,7 @@ _tach()
 	-d|--watchfd|-R|--remote|-Q|--query)
 		_pids
 		return ;;
-	-A|--last-written|-b|--buffer-size|-D|--delay-start|-i|--interval|-m|--average-rate-window|-L|--rate-limit|-l|--size|-N|--name|-p|--prefix|-w|--width|--stall-timeout|--write-at|--read-at|--read-limit)
+	-A|--last-written|-b|--buffer-size|-D|--delay-start|-i|--interval|-m|--average-rate-window|-L|--rate-limit|-l|--size|-N|--name|-p|--prefix|-w|--width|--stall-timeout|--write-at|--read-at|--read-limit|--output-block)
 		return ;;
 	esac
 	$split && return
@@ -30,7 +33,7 @@ _tach()
 	# after the first operand, complete the command and its arguments
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		-f|-A|-b|-D|-d|-F|-i|-L|-l|-m|-N|-o|-P|-p|-Q|-R|-U|-u|-w|-x|--average-rate-window|--bar-style|--extra-display|--file|--buffer-size|--delay-start|--watchfd|--interval|--rate-limit|--size|--name|--pidfile|--prefix|--remote|--width|--format|--stall-timeout|--write-at|--read-at|--read-limit|--buffer-file|--store-and-forward|--output|--log|--query|--last-written)
+		-f|-A|-b|-D|-d|-F|-i|-L|-l|-m|-N|-o|-P|-p|-Q|-R|-U|-u|-w|-x|--average-rate-window|--bar-style|--extra-display|--file|--buffer-size|--delay-start|--watchfd|--interval|--rate-limit|--size|--name|--pidfile|--prefix|--remote|--width|--format|--stall-timeout|--write-at|--read-at|--read-limit|--buffer-file|--store-and-forward|--output|--log|--query|--last-written|--hash|--output-block)
 			((i++)) ;;
 		-*) ;;
 		*)
@@ -48,7 +51,7 @@ _tach()
 		    --format= --no-splice --stall-timeout= --write-at= --read-at=
 		    --read-limit= --buffer-file= --store-and-forward=
 		    --output= --discard --sparse --direct-io --extra-display= --query= --last-written= --si --bar-style= --gauge
-		    --average-rate-window= --log=
+		    --average-rate-window= --log= --hash= --output-block= --pad
 		    --stats --wait-for --once
 		    --reading --writing
 		    --help --version' \

@@ -19,7 +19,7 @@ function __tach_command
                     -m --average-rate-window -x --extra-display -Q --query \
                     -A --last-written \
                     --stall-timeout --write-at --read-at --read-limit \
-                    --buffer-file --log
+                    --buffer-file --log --hash --output-block
                 set -e words[1]
             case '-*'
                 # run together, the last letter's argument is the next word
@@ -55,7 +55,7 @@ complete -c tach -n 'not __tach_command' -s n -l numeric -d 'a percentage a line
 complete -c tach -n 'not __tach_command' -s P -l pidfile -r -F -d 'write the PID to this file while running'
 complete -c tach -n 'not __tach_command' -s p -l prefix -x -d 'text left of the bar'
 complete -c tach -n 'not __tach_command' -s O -l sparse -d 'holes in the output file for blocks of zeros'
-complete -c tach -n 'not __tach_command' -s o -l output -r -F -d 'write to this file, not to stdout'
+complete -c tach -n 'not __tach_command' -s o -l output -r -F -d 'write to this file, not to stdout; repeat for several'
 complete -c tach -n 'not __tach_command' -s X -l discard -d 'read and count, write nothing'
 complete -c tach -n 'not __tach_command' -s q -l quiet -d 'draw nothing'
 complete -c tach -n 'not __tach_command' -s Q -l query -x -a '(__fish_complete_pids)' -d 'draw a running copy\'s progress here'
@@ -76,6 +76,9 @@ complete -c tach -n 'not __tach_command' -l write-at -x -d 'with a buffer: start
 complete -c tach -n 'not __tach_command' -l read-at -x -d 'with a buffer: once full, read again at this % full'
 complete -c tach -n 'not __tach_command' -l read-limit -x -d 'with a buffer: read at most this many bytes a second'
 complete -c tach -n 'not __tach_command' -l buffer-file -r -F -d 'with a buffer: keep it in a new file, or in a directory'
+complete -c tach -n 'not __tach_command' -l hash -x -a 'sha256 sha512 sha1 md5 blake2b' -d 'the stream\'s digests at the end; ALG:HEX fails unless it is HEX'
+complete -c tach -n 'not __tach_command' -l output-block -x -d 'every write exactly this many bytes (a tape\'s block)'
+complete -c tach -n 'not __tach_command' -l pad -d 'with --output-block: zeros fill the last block'
 complete -c tach -n 'not __tach_command' -l stall-timeout -x -d 'fail when nothing moves for this many seconds'
 complete -c tach -n 'not __tach_command' -l log -r -F -d 'a CSV line each interval in this file'
 complete -c tach -n 'not __tach_command' -l stats -d 'rate statistics and waits at the end'

@@ -9,6 +9,7 @@ class Tach < Formula
   depends_on "cmake" => :build
   depends_on "pkgconf" => :build
 
+  depends_on "openssl@3"
   uses_from_macos "ncurses"
 
   on_linux do

@@ -58,6 +58,12 @@ size_t	compat_pipe_budget(void);
  */
 ssize_t	compat_splice(int from, int to, size_t len, bool nonblock);
 /*
+ * Copies up to len bytes from the pipe from into the pipe to without
+ * taking them from from (Linux: tee(2)), waiting for both sides.
+ * Returns as tee does; elsewhere -1 with ENOSYS.
+ */
+ssize_t	compat_tee(int from, int to, size_t len);
+/*
  * The blocks for a file of size bytes, taken now (posix_fallocate, or
  * macOS's F_PREALLOCATE), so that a full disk cannot fail a write into
  * its mapping later: 0, or an errno.

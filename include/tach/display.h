@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdint.h>
 
+#include "tach/digest.h"
+#include "tach/fanout.h"
 #include "tach/input.h"
 #include "tach/meter.h"
 #include "tach/options.h"
@@ -73,6 +75,12 @@ struct display {
 	const char		*log_name;
 	bool			 log_failed;	/* it took a row no more */
 	double			 logged_at;	/* its last row's time */
+	struct fanout		*fan;		/* several -o, --hash, or NULL */
+	struct digest		*digest;	/* --hash, or NULL */
+	struct report_output	 outs[FANOUT_MAX];	/* the fanout's, */
+	size_t			 nouts;			/* for JSON */
+	struct report_hash	 hashes[DIGEST_MAX];	/* the final */
+	char			 hexes[DIGEST_MAX][DIGEST_HEX_MAX];
 };
 
 void	display_start(struct display *d, const struct options *opts,
@@ -83,6 +91,13 @@ void	display_start(struct display *d, const struct options *opts,
  */
 void	display_log(struct display *d, FILE *log, const char *name,
 	    bool failed);
+/*
+ * The fanout (several -o, --hash, --output-block): the bar counts what
+ * the slowest output took; JSON and --stats show each; SIGUSR1 and the
+ * final JSON object the digests.
+ */
+void	display_outputs(struct display *d, struct fanout *fan,
+	    struct digest *digest);
 /* Several -f: the line names file, the one being read now. */
 void	display_reading(struct display *d, const char *file);
 /* -Y: the line says the output is being flushed, before it is. */

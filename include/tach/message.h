@@ -34,6 +34,12 @@ _Noreturn void	report_errx(int eval, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 _Noreturn void	report_errc(int eval, int code, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
+/*
+ * A result as a line of its own, no "tach: " before it (--hash's digests,
+ * as sha256sum prints them); the bar's line is ended first.
+ */
+void	report_result(const char *fmt, ...)
+	    __attribute__((format(printf, 1, 2)));
 /* --format json: every message from now on is a JSON object. */
 void	report_messages_json(bool json);
 /* The latest message's text (no "tach: "), or NULL if there was none. */

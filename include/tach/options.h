@@ -35,7 +35,13 @@ struct options {
 	long long	  read_limit;	/* its input, bytes a second; 0: none */
 	const char	 *buffer_file;	/* its file, or directory; or NULL */
 	const char	 *store;	/* -U: the file, "-" for a nameless one */
-	const char	 *output;	/* -o: the file to write, or NULL */
+	const char	 *output;	/* the first -o (stdout's file), or NULL */
+	const char	**outputs;	/* every -o, in order ("-": stdout) */
+	size_t		  noutputs;
+	const char	 *hash;		/* --hash: ALG[:HEX][,...], or NULL */
+	size_t		  output_block;	/* --output-block: bytes, or 0 */
+	bool		  pad;		/* --pad: the last block too */
+	int		  buffer_percent; /* -b N%: of the memory, or 0 */
 	const char	 *size_file;	/* -l @FILE's file, or NULL */
 	const char	 *log;		/* --log: the CSV file, or NULL */
 	bool		  discard;	/* -X: write nothing */
@@ -103,7 +109,9 @@ enum options_result {
  */
 enum options_result	options_parse(struct options *opts, int argc,
 			    char *argv[], char *msg, size_t msglen);
-/* Frees what options_parse allocated (the -f list). */
+/* Several -o, --hash or --output-block: the outputs' own threads. */
+bool			options_fan(const struct options *opts);
+/* Frees what options_parse allocated (the -f and -o lists). */
 void			options_free(struct options *opts);
 /* What of the bytes moved a copy sees, for %A and %L (RENDER_SEES_*). */
 unsigned		options_sees(const struct options *opts);

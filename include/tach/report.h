@@ -22,6 +22,19 @@
 #include "tach/stats.h"
 #include "tach/term.h"
 
+/* Several -o: one output's share of the copy, for JSON. */
+struct report_output {
+	const char		*name;
+	uint64_t		 bytes;		/* it took */
+	int			 error;		/* errno it failed with, or 0 */
+};
+
+/* --hash: one algorithm's digest of the whole stream, for JSON. */
+struct report_hash {
+	const char		*alg;
+	const char		*hex;
+};
+
 /* One line's state, for -n and JSON. */
 struct report_line {
 	struct render_state	 state;		/* what the bar shows */
@@ -40,6 +53,10 @@ struct report_line {
 	bool			 numeric_pid;	/* ... and before it, the pid */
 	bool			 between_samples; /* -d: closed, seen once */
 	double			 sample_age;	/* -d: its last, at the end; or -1 */
+	const struct report_output *outputs;	/* several -o, or NULL */
+	size_t			 noutputs;
+	const struct report_hash *hashes;	/* --hash, final only */
+	size_t			 nhashes;
 };
 
 struct reporter {

@@ -68,6 +68,19 @@ vmessage(int code, bool note, const char *fmt, va_list ap)
 	free(text);
 }
 
+void
+report_result(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (before != NULL)
+		before();
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	putc('\n', stderr);
+}
+
 const char *
 report_latest_message(void)
 {

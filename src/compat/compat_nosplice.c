@@ -40,3 +40,13 @@ compat_splice(int from, int to, size_t len, bool nonblock)
 	errno = ENOSYS;
 	return -1;
 }
+
+ssize_t
+compat_tee(int from, int to, size_t len)
+{
+	(void)from;
+	(void)to;
+	(void)len;
+	errno = ENOSYS;
+	return -1;
+}

@@ -96,6 +96,12 @@ compat_splice(int from, int to, size_t len, bool nonblock)
 	    SPLICE_F_MOVE | (nonblock ? SPLICE_F_NONBLOCK : 0));
 }
 
+ssize_t
+compat_tee(int from, int to, size_t len)
+{
+	return tee(from, to, len, 0);
+}
+
 void
 compat_fine_timer(void)
 {

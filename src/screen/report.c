@@ -411,6 +411,39 @@ json_whose(const struct report_line *l)
 	fputc(',', stderr);
 }
 
+/* Several -o: each output's bytes and rate; --hash: the digests. */
+static void
+json_outputs(const struct report_line *l)
+{
+	double t = l->state.elapsed;
+
+	if (l->noutputs > 0)
+		fputs(",\"outputs\":[", stderr);
+	for (size_t i = 0; i < l->noutputs; i++) {
+		const struct report_output *o = &l->outputs[i];
+
+		fprintf(stderr, "%s{\"name\":", i > 0 ? "," : "");
+		text_json(stderr, o->name);
+		fprintf(stderr, ",\"bytes\":%llu,\"rate\":%.1f",
+		    (unsigned long long)o->bytes,
+		    t > 0 ? (double)o->bytes / t : 0);
+		if (o->error != 0) {
+			fputs(",\"error\":", stderr);
+			text_json(stderr, strerror(o->error));
+		}
+		fputc('}', stderr);
+	}
+	if (l->noutputs > 0)
+		fputc(']', stderr);
+	if (l->nhashes > 0)
+		fputs(",\"hash\":{", stderr);
+	for (size_t i = 0; i < l->nhashes; i++)
+		fprintf(stderr, "%s\"%s\":\"%s\"", i > 0 ? "," : "",
+		    l->hashes[i].alg, l->hashes[i].hex);
+	if (l->nhashes > 0)
+		fputc('}', stderr);
+}
+
 void
 report_json(const struct report_line *l)
 {
@@ -447,6 +480,7 @@ report_json(const struct report_line *l)
 		fprintf(stderr, ",\"eta\":%.1f", ceil(s->eta * 10) / 10);
 	else
 		fprintf(stderr, ",\"eta\":null");
+	json_outputs(l);
 	fprintf(stderr, ",\"final\":%s", s->final ? "true" : "false");
 	if (s->final && l->result != NULL)
 		fprintf(stderr, ",\"result\":\"%s\"", l->result);

@@ -7,9 +7,11 @@
 : "${SOURCE_DIR:?SOURCE_DIR must name the source tree}"
 contrib=$SOURCE_DIR/contrib
 # The distributions' builds use the system compiler, whatever this build
-# is: run-all's sanitizer and portable builds leave them to the default one.
+# is: run-all's sanitizer, portable and 32-bit-on-64 builds leave them to
+# the default one.
 distro_builds=yes
-if [ "${TACH_SANITIZE:-OFF}" = ON ] || [ "$TACH_ZEROCOPY" != 1 ]; then
+if [ "${TACH_SANITIZE:-OFF}" = ON ] || [ "$TACH_ZEROCOPY" != 1 ] ||
+    [ "$((${TACH_POINTER_BYTES:-8} * 8))" -ne "$(getconf LONG_BIT)" ]; then
 	distro_builds=no
 	echo "the distributions' packages are built by the default build only" >&2
 fi

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tach/fanout.h"
 #include "tach/options.h"
 
 static struct options opts;
@@ -504,6 +505,76 @@ buffer_or_transfer(void **state)
 	    OPTIONS_RUN);
 }
 
+/*
+ * -o repeated, --hash, --output-block, -b N%: what each leaves for main,
+ * and what is refused while parsing.
+ */
+static void
+stream_tools(void **state)
+{
+	char *many[40] = { "tach" };
+	int n = 1;
+
+	(void)state;
+	assert_int_equal(parse("tach", "-o", "a", "-o", "-", "-o", "b", NULL),
+	    OPTIONS_RUN);
+	assert_int_equal(opts.noutputs, 3);
+	assert_string_equal(opts.output, "a");	/* stdout's file */
+	assert_string_equal(opts.outputs[1], "-");
+	assert_true(options_fan(&opts));
+	assert_int_equal(parse("tach", "-o", "-", "-o", "b", NULL),
+	    OPTIONS_RUN);
+	assert_null(opts.output);		/* stdout itself */
+	assert_int_equal(parse("tach", "-o", "a", NULL), OPTIONS_RUN);
+	assert_false(options_fan(&opts));	/* one output: no fanout */
+	/* beside a command, every -o is a copy of its input */
+	assert_int_equal(parse("tach", "-o", "a", "cat", NULL), OPTIONS_RUN);
+	assert_null(opts.output);
+	assert_true(options_fan(&opts));
+	assert_int_equal(parse("tach", "-o", "-", "cat", NULL), OPTIONS_BAD);
+	assert_string_equal(msg, "-o -: stdout is the command's output");
+	assert_int_equal(parse("tach", "-o", "-", "-o", "-", NULL),
+	    OPTIONS_BAD);
+	assert_string_equal(msg, "-o - given twice: stdout is one output");
+	for (int i = 0; i <= FANOUT_MAX; i++) {
+		many[n++] = "-o";
+		many[n++] = "f";
+	}
+	many[n] = NULL;
+	options_free(&opts);
+	optind = 0;
+	assert_int_equal(options_parse(&opts, n, many, msg, sizeof(msg)),
+	    OPTIONS_BAD);
+	assert_string_equal(msg, "-o: at most 16 outputs");
+	assert_int_equal(parse("tach", "--hash", "sha256:AB,md5", NULL),
+	    OPTIONS_RUN);
+	assert_string_equal(opts.hash, "sha256:AB,md5");
+	assert_true(options_fan(&opts));
+	assert_int_equal(parse("tach", "--hash", "md5", "--hash", "sha1",
+	    NULL), OPTIONS_BAD);
+	assert_int_equal(parse("tach", "--output-block", "256k", "--pad",
+	    NULL), OPTIONS_RUN);
+	assert_int_equal(opts.output_block, 262144);
+	assert_true(opts.pad);
+	assert_int_equal(parse("tach", "-b", "10%", NULL), OPTIONS_RUN);
+	assert_int_equal(opts.buffer_percent, 10);
+	assert_int_equal(opts.buffer, 0);	/* main takes it of the memory */
+	assert_int_equal(opts.transfer, 0);
+	/* a later -b replaces it, as any option given twice */
+	assert_int_equal(parse("tach", "-b", "10%", "-b", "8m", NULL),
+	    OPTIONS_RUN);
+	assert_int_equal(opts.buffer_percent, 0);
+	assert_int_equal(opts.buffer, 8 << 20);
+	/* a share is a buffer: the buffer's rules hold */
+	assert_int_equal(parse("tach", "-b", "5%", "-E", NULL), OPTIONS_BAD);
+	for (const char **bad = (const char *[]){ "0%", "91%", "x%", "%",
+	    "-5%", "5.5%", NULL }; *bad != NULL; bad++)
+		assert_int_equal(parse("tach", "-b", *bad, NULL), OPTIONS_BAD);
+	assert_int_equal(parse("tach", "-b", "95%", NULL), OPTIONS_BAD);
+	assert_string_equal(msg, "-b 95%: a buffer of 1% to 90% of the "
+	    "memory (the rest is the system's)");
+}
+
 /* Each rule of the table, broken once, says its own words. */
 static void
 rules(void **state)
@@ -527,7 +598,18 @@ rules(void **state)
 		    "buffer: -b of 4 MiB or more" },
 		{ { "-X", "-o", "f", "cat" }, "-X: the command takes the "
 		    "output" },
-		{ { "-o", "f", "cat" }, "-o: the command takes the output" },
+		{ { "--pad" }, "--pad fills the last block: it needs "
+		    "--output-block" },
+		{ { "-o", "f", "-o", "g", "-O" }, "-O acts on the one output "
+		    "tach writes: not with several -o, --hash or "
+		    "--output-block" },
+		{ { "--hash", "md5", "-K" }, "-K acts on the one output tach "
+		    "writes: not with several -o, --hash or --output-block" },
+		{ { "--output-block", "4k", "-Y" }, "-Y acts on the one output "
+		    "tach writes: not with several -o, --hash or "
+		    "--output-block" },
+		{ { "-o", "f", "-W", "cat" }, "-W acts on the one output tach "
+		    "writes: not with several -o, --hash or --output-block" },
 		{ { "-O", "-X" }, "-O makes holes in a file: -X writes "
 		    "nothing" },
 		{ { "-O", "cat" }, "-O makes holes in a file: the command takes "
@@ -584,6 +666,7 @@ main(void)
 		cmocka_unit_test(watch),
 		cmocka_unit_test(buffer_or_transfer),
 		cmocka_unit_test(rules),
+		cmocka_unit_test(stream_tools),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, free_options);
