@@ -106,6 +106,14 @@ unsigned long long	compat_memory_limit(const char **why);
  * or another where the system cannot say.  fd's offset moves there.
  */
 off_t	compat_seek_next(int fd, off_t at, bool hole);
+/*
+ * len bytes for a buffer that is read into and read back whole, a
+ * megabyte at a time (the fanout's stages): where the system can, on huge
+ * pages (Linux: aligned, MADV_HUGEPAGE), whose one TLB entry makes
+ * copying a megabyte out of a pipe a quarter of the cost it has on 4 KiB
+ * pages; else malloc's.  Freed with free(3); NULL with errno.
+ */
+void	*compat_buffer(size_t len);
 /* fd is a file in memory (tmpfs, ramfs): its pages are RAM or swap. */
 bool	compat_in_memory(int fd);
 /* Closes every descriptor from lowfd up: closefrom(2), or a loop. */

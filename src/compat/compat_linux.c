@@ -8,6 +8,7 @@
  * part is compat_pipes_linux.c (or compat_nosplice.c).
  */
 #define _GNU_SOURCE		/* struct ucred */
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/vfs.h>
 #include <sys/syscall.h>
@@ -18,6 +19,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -166,6 +168,22 @@ compat_memory_limit(const char **why)
 	}
 	fclose(f);
 	return most;
+}
+
+void *
+compat_buffer(size_t len)
+{
+	const size_t huge = 2 * 1024 * 1024;
+	size_t size = (len + huge - 1) / huge * huge;
+	void *p;
+
+	/* less than an eighth of a huge page: not worth a whole one */
+	if (len < huge / 8)
+		return malloc(len);
+	if ((errno = posix_memalign(&p, huge, size)) != 0)
+		return NULL;
+	(void)madvise(p, size, MADV_HUGEPAGE);
+	return p;
 }
 
 bool

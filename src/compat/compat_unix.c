@@ -5,9 +5,11 @@
  * The compat layer where Linux's /proc and cgroups are not (the BSDs,
  * macOS): no file reopened by its descriptor, no peer's PID to check (the
  * control socket is a file there, which no other namespace reaches), the
- * physical memory as the limit, no file system in memory to tell apart.
+ * physical memory as the limit, no file system in memory to tell apart,
+ * buffers as malloc gives them.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "tach/compat.h"
@@ -36,6 +38,12 @@ compat_memory_limit(const char **why)
 	*why = "physical memory";
 	return (unsigned long long)sysconf(_SC_PHYS_PAGES) *
 	    (unsigned long long)sysconf(_SC_PAGESIZE);
+}
+
+void *
+compat_buffer(size_t len)
+{
+	return malloc(len);
 }
 
 bool

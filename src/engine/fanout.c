@@ -61,6 +61,7 @@ struct stage {
 	size_t		 count;		/* from first on */
 	bool		 hashes;	/* it feeds the digest */
 	bool		 spliced;	/* its one output takes splice */
+	bool		 blocks;	/* it reads into its one output's block */
 	unsigned char	*buf;
 	pthread_t	 thread;
 };
@@ -306,6 +307,44 @@ share_splice(struct stage *s, size_t len)
 }
 
 /*
+ * --output-block with one output to write and nothing else: up to len
+ * bytes read straight into its block, written when it is whole.
+ */
+static ssize_t
+read_block(struct stage *s, size_t len)
+{
+	struct fanout *f = s->fan;
+	struct sink *k = &f->sinks[s->first];
+	ssize_t n;
+
+	if ((n = read(s->in, k->block + k->held, len < f->block - k->held ?
+	    len : f->block - k->held)) <= 0)
+		return n;
+	k->held += (size_t)n;
+	if (k->held == f->block) {
+		if (!k->dead)
+			sink_put(f, s->first, k->block, f->block, f->block);
+		k->held = 0;
+	}
+	return n;
+}
+
+/* n bytes read into the stage's buffer, to its outputs and the digest. */
+static void
+deliver(struct stage *s, size_t n)
+{
+	struct fanout *f = s->fan;
+
+	for (size_t i = s->first; i < s->first + s->count; i++)
+		if (f->lag > 0)
+			queue_put(f, i, s->buf, n);
+		else
+			sink_write(f, i, s->buf, n);
+	if (s->hashes)
+		digest_update(f->digest, s->buf, n);
+}
+
+/*
  * Takes up to len bytes out of the stage's pipe (exactly len where it
  * passed them on), to its outputs and the digest: false at the stream's
  * end, or where the pipe failed (f->cut).
@@ -325,7 +364,8 @@ stage_take(struct stage *s, size_t len, bool exact)
 		} else {
 			s->spliced = false;
 			want = len - done < f->bufsize ? len - done : f->bufsize;
-			if ((n = read(s->in, s->buf, want)) == -1) {
+			if ((n = s->blocks ? read_block(s, want) :
+			    read(s->in, s->buf, want)) == -1) {
 				if (errno == EINTR)
 					continue;
 				f->cut = errno;
@@ -333,13 +373,8 @@ stage_take(struct stage *s, size_t len, bool exact)
 			}
 			if (n == 0)
 				return false;
-			for (size_t i = s->first; i < s->first + s->count; i++)
-				if (f->lag > 0)
-					queue_put(f, i, s->buf, (size_t)n);
-				else
-					sink_write(f, i, s->buf, (size_t)n);
-			if (s->hashes)
-				digest_update(f->digest, s->buf, (size_t)n);
+			if (!s->blocks)
+				deliver(s, (size_t)n);
 			done += (size_t)n;
 		}
 		if (!exact)
@@ -449,7 +484,12 @@ stages_start(struct fanout *f, bool chained, int *in)
 		s->hashes = f->digest != NULL && (!chained || k == f->n);
 		s->spliced = chained && s->count == 1 && f->block == 0 &&
 		    f->lag == 0;
-		if ((s->buf = malloc(f->bufsize)) == NULL)
+		s->blocks = s->count == 1 && f->block > 0 && f->lag == 0 &&
+		    !s->hashes;
+		/* as the relay grows its own output's, for fewer wake-ups */
+		if (chained && k < f->n)
+			(void)compat_grow_pipe(f->out[k].fd, f->bufsize);
+		if ((s->buf = compat_buffer(f->bufsize)) == NULL)
 			report_err(1, "a buffer for the outputs");
 		if (k + 1 < f->nstages) {
 			stage_pipe(f, fds);
@@ -495,7 +535,7 @@ fanout_start(const struct fanout_config *c, int *in)
 			report_err(1, "the outputs");
 	}
 	for (size_t i = 0; i < f->n && f->block > 0; i++)
-		if ((f->sinks[i].block = malloc(f->block)) == NULL)
+		if ((f->sinks[i].block = compat_buffer(f->block)) == NULL)
 			report_err(1, "--output-block: a block of %zu bytes",
 			    f->block);
 	if ((f->devnull = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1)
