@@ -23,6 +23,11 @@ for way in "" --no-splice "-b 8M" "--line-mode" "-L 100M"; do
 	cat "$d" | "$TACH" -q $way -o - -o "$WORK/a" -o "$WORK/b" >"$WORK/c"
 	check "…from a pipe: each exact" same3 "$WORK/a" "$WORK/b" "$WORK/c"
 done
+"$HELPER" socket-out "$WORK/c" "$TACH" -q -f "$d" -o - -o "$WORK/a"
+check "stdout a socket and a file: both exact" same3 "$WORK/a" "$WORK/c" "$d"
+"$HELPER" nonblock "$TACH" -q -f "$d" -o - -o "$WORK/a" | cat >"$WORK/c"
+check "stdout a non-blocking pipe and a file: both exact" \
+    same3 "$WORK/a" "$WORK/c" "$d"
 mkfifo "$WORK/fifo"
 cat "$WORK/fifo" >"$WORK/f" &
 reader=$!
