@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "tach/clock.h"
 #include "tach/command.h"
 #include "tach/compat.h"
 #include "tach/control.h"
@@ -496,19 +497,66 @@ complete_run(const struct run *run)
 	return run->end == RELAY_EOF || run->end == RELAY_AT_SIZE;
 }
 
+/* The output still taking that has taken the least: a stall's name. */
+static const char *
+slowest(struct outputs *o)
+{
+	const struct fanout_output *least = NULL;
+
+	fanout_outputs(o->fan, o->list);
+	for (size_t i = 0; i < o->n; i++)
+		if (o->list[i].error == 0 && (least == NULL ||
+		    o->list[i].bytes < least->bytes))
+			least = &o->list[i];
+	return least != NULL ? least->name : o->list[0].name;
+}
+
+/*
+ * The relay is done, the fanout's outputs may not be (a buffer's queues,
+ * a slow disk): drawn as the copy is, a signal stops it, and with
+ * --stall-timeout an output that takes nothing is the copy's stall.
+ * True once every output has taken what is left.
+ */
+static bool
+drain_outputs(struct run *run, struct relay *r, struct display *display)
+{
+	struct fanout *f = run->outputs.fan;
+	uint64_t seen = 0, taken;
+	double since = clock_now();
+
+	while (!fanout_drained(f, 0.1)) {
+		if (!display_service(display)) {
+			run->end = RELAY_STOPPED;
+			return false;
+		}
+		if ((taken = fanout_taken(f)) != seen) {
+			seen = taken;
+			since = clock_now();
+		} else if (r->stall_timeout > 0 &&
+		    clock_now() - since >= r->stall_timeout) {
+			r->stalled_side = RELAY_OUTPUT;
+			run->end = RELAY_STALLED;
+			run->out_name = slowest(&run->outputs);
+			return false;
+		}
+	}
+	return true;
+}
+
 /*
  * The fanout's outputs, once the relay's pipe to them is closed.  One
  * output fails as the relay's own would; of several, a failure is named
  * and the others go on, and all failing ends the run as a write error.
  */
 static void
-end_outputs(struct run *run)
+end_outputs(struct run *run, struct relay *r, struct display *display)
 {
 	struct outputs *o = &run->outputs;
 	const struct fanout_output *first = NULL;
 
 	/* a signal or a stall ends tach now: no output is waited for */
-	if (run->end == RELAY_STOPPED || run->end == RELAY_STALLED)
+	if (o->fan == NULL || run->end == RELAY_STOPPED ||
+	    run->end == RELAY_STALLED || !drain_outputs(run, r, display))
 		return;
 	outputs_end(o, run->cmd != -1, complete_run(run),
 	    run->outputs_failed, sizeof(run->outputs_failed));
@@ -561,7 +609,7 @@ end_output(struct run *run, struct relay *r, struct display *display)
 		run->end = errno == EPIPE ? RELAY_BROKEN_PIPE : RELAY_WRITE_ERROR;
 		run->error = errno;
 	}
-	end_outputs(run);
+	end_outputs(run, r, display);
 }
 
 /*

@@ -61,6 +61,14 @@ void		 fanout_outputs(struct fanout *f, struct fanout_output *out);
 /* The bytes the slowest output still taking has taken. */
 uint64_t	 fanout_slowest(struct fanout *f);
 /*
+ * After the relay's end was closed: waits up to seconds for every output
+ * to have taken what is left; false at the timeout, or sooner when a
+ * signal arrives, so that the caller can draw, stop, or call it stalled.
+ */
+bool		 fanout_drained(struct fanout *f, double seconds);
+/* All the bytes the outputs took so far, together. */
+uint64_t	 fanout_taken(struct fanout *f);
+/*
  * After the relay's end was closed: waits for every output to take what
  * is left, closes each (a late error counts), ends the digest.  Returns
  * how many outputs failed.

@@ -80,11 +80,24 @@ struct fanout {
 	int		 cut;		/* a stage could not pass on: errno */
 	struct stage	 stages[FANOUT_MAX + 1];
 	size_t		 nstages;
+	size_t		 running;	/* threads not yet done */
+	int		 done[2];	/* the last of them writes a byte */
 	size_t		 lag;		/* what the queues may hold, or 0 */
 	size_t		 queued;	/* what they hold now */
 	pthread_cond_t	 room;		/* the stages wait on it */
 	struct queue	 queues[FANOUT_MAX];
 };
+
+/* A thread is done; the last tells fanout_drained. */
+static void
+thread_done(struct fanout *f)
+{
+	pthread_mutex_lock(&f->lock);
+	/* a pipe of its own, empty: the byte fits */
+	if (--f->running == 0 && write(f->done[1], "", 1) == -1)
+		report_err(1, "the outputs' end");
+	pthread_mutex_unlock(&f->lock);
+}
 
 /* Output i failed with error: counted out, its error kept. */
 static void
@@ -272,6 +285,7 @@ queue_run(void *arg)
 		free(c);
 	}
 	sink_last(f, q->out);
+	thread_done(f);
 	return NULL;
 }
 
@@ -446,6 +460,7 @@ stage_run(void *arg)
 	close(s->in);
 	if (s->next != -1)
 		close(s->next);
+	thread_done(f);
 	return NULL;
 }
 
@@ -496,6 +511,7 @@ stages_start(struct fanout *f, bool chained, int *in)
 			s->next = fds[1];
 		}
 	}
+	f->running = f->nstages + (f->lag > 0 ? f->n : 0);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	for (size_t k = 0; k < f->nstages; k++)
@@ -540,6 +556,10 @@ fanout_start(const struct fanout_config *c, int *in)
 			    f->block);
 	if ((f->devnull = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1)
 		report_err(1, "/dev/null");
+	if (pipe(f->done) == -1)
+		report_err(1, "a pipe for the outputs");
+	(void)fcntl(f->done[0], F_SETFD, FD_CLOEXEC);
+	(void)fcntl(f->done[1], F_SETFD, FD_CLOEXEC);
 	stages_start(f, c->zerocopy && TACH_USE_ZEROCOPY, in);
 	return f;
 }
@@ -574,6 +594,26 @@ fanout_slowest(struct fanout *f)
 	return least != UINT64_MAX ? least : most;
 }
 
+bool
+fanout_drained(struct fanout *f, double seconds)
+{
+	struct pollfd p = { .fd = f->done[0], .events = POLLIN };
+
+	return poll(&p, 1, (int)(seconds * 1000)) == 1;
+}
+
+uint64_t
+fanout_taken(struct fanout *f)
+{
+	uint64_t all = 0;
+
+	pthread_mutex_lock(&f->lock);
+	for (size_t i = 0; i < f->n; i++)
+		all += f->out[i].bytes;
+	pthread_mutex_unlock(&f->lock);
+	return all;
+}
+
 size_t
 fanout_end(struct fanout *f)
 {
@@ -605,6 +645,8 @@ fanout_free(struct fanout *f)
 	for (size_t i = 0; i < f->n; i++)
 		free(f->sinks[i].block);
 	close(f->devnull);
+	close(f->done[0]);
+	close(f->done[1]);
 	for (size_t i = 0; i < f->n; i++)
 		pthread_cond_destroy(&f->queues[i].more);
 	pthread_cond_destroy(&f->room);

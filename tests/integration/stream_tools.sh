@@ -118,6 +118,22 @@ check "SIGTERM with an output that takes nothing: tach ends of it ($?)" \
 check "--stall-timeout with an output that takes nothing: exit 1 ($?)" \
     [ $? -eq 1 ]
 check "…stalled, said" grep -q "stalled, nothing taken" "$WORK/err"
+# the same once the relay is done and a buffer's queue holds the rest
+rm -f "$WORK/a"
+"$TACH" -q -b 16M -o "$WORK/stuck" -o "$WORK/a" <"$d" 2>/dev/null &
+pid=$!
+wait_until 60 size_at_least "$WORK/a" 3000001
+kill -TERM $pid
+wait $pid
+check "SIGTERM while a queue waits for its output: tach ends of it ($?)" \
+    [ $? -eq 143 ]
+"$TACH" -q -b 16M --stall-timeout 1 -o "$WORK/a" -o "$WORK/stuck" <"$d" \
+    2>"$WORK/err"
+check "--stall-timeout while a queue waits for its output: exit 1 ($?)" \
+    [ $? -eq 1 ]
+check "…the stalled output named" grep -q \
+    "^tach: writing $WORK/stuck: stalled, nothing taken for 1 s" "$WORK/err"
+check "…the other exact" cmp -s "$d" "$WORK/a"
 exec 5<&-
 
 # --hash: each algorithm as coreutils computes it
@@ -157,6 +173,7 @@ lacks "…and no line of sha256sum's form" "$WORK/json" "^[0-9a-f]+  -$"
 lacks "a stream cut short: no digest" "$WORK/err" "^[0-9a-f]{32}  -$"
 head -c 1048576 "$d" >"$WORK/first"
 close_gate
+rm -f "$WORK/c"		# an old one would be taken for the copy's
 (cat "$WORK/first"; gated; tail -c +1048577 "$d") |
     "$TACH" -q --hash sha256 >"$WORK/c" 2>"$WORK/err" &
 copy=$!
