@@ -247,6 +247,7 @@ refused "-o $WORK/a: is $WORK/a too: give each a file of its own" -o "$WORK/a" -
 refused "-o $WORK/new: is $WORK/new too: give each a file of its own" -o "$WORK/new" -o "$WORK/new"
 refused "$d: input file is output file" -f "$d" -o "$WORK/a" -o "$d"
 refused "-P $WORK/pid: is $WORK/pid, which it would replace" -o "$WORK/a" -o "$WORK/pid" -P "$WORK/pid"
+refused "--log $WORK/b: is $WORK/b, which it would corrupt" -o "$WORK/a" -o "$WORK/b" --log "$WORK/b"
 refused "-o -: stdout is the command's output" -o "$WORK/a" -o - cat
 for opt in -O -K -Y -W; do
 	refused "$opt acts on the one output tach writes: not with several -o, --hash or --output-block" -o "$WORK/a" -o "$WORK/b" $opt
