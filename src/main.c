@@ -554,9 +554,14 @@ end_outputs(struct run *run, struct relay *r, struct display *display)
 	struct outputs *o = &run->outputs;
 	const struct fanout_output *first = NULL;
 
+	if (o->fan == NULL)
+		return;
+	/* the relay saw only the fanout's pipe: the stall is this output's */
+	if (run->end == RELAY_STALLED && r->stalled_side == RELAY_OUTPUT)
+		run->out_name = slowest(o);
 	/* a signal or a stall ends tach now: no output is waited for */
-	if (o->fan == NULL || run->end == RELAY_STOPPED ||
-	    run->end == RELAY_STALLED || !drain_outputs(run, r, display))
+	if (run->end == RELAY_STOPPED || run->end == RELAY_STALLED ||
+	    !drain_outputs(run, r, display))
 		return;
 	outputs_end(o, run->cmd != -1, complete_run(run),
 	    run->outputs_failed, sizeof(run->outputs_failed));

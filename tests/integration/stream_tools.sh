@@ -117,7 +117,8 @@ check "SIGTERM with an output that takes nothing: tach ends of it ($?)" \
     2>"$WORK/err"
 check "--stall-timeout with an output that takes nothing: exit 1 ($?)" \
     [ $? -eq 1 ]
-check "…stalled, said" grep -q "stalled, nothing taken" "$WORK/err"
+check "…that output named" grep -q \
+    "^tach: writing $WORK/stuck: stalled, nothing taken" "$WORK/err"
 # the same once the relay is done and a buffer's queue holds the rest
 rm -f "$WORK/a"
 "$TACH" -q -b 16M -o "$WORK/stuck" -o "$WORK/a" <"$d" 2>/dev/null &
