@@ -26,7 +26,7 @@
 #include "tach/message.h"
 
 /* What one tee may pass on: a pipe's worth at most anyway. */
-#define PASS_MAX	((size_t)INT_MAX)
+#define TEE_MAX	((size_t)INT_MAX)
 
 /* An output's own state, beside what the caller reads (fanout_output). */
 struct sink {
@@ -421,7 +421,7 @@ pass_on(struct stage *s)
 	ssize_t t;
 
 	for (;;) {
-		if ((t = compat_tee(s->in, s->next, PASS_MAX)) >= 0)
+		if ((t = compat_tee(s->in, s->next, TEE_MAX)) >= 0)
 			return t;
 		if (errno == EINTR)
 			continue;
@@ -432,7 +432,7 @@ pass_on(struct stage *s)
 		/* the stages after it are done: it is the last now */
 		close(s->next);
 		s->next = -1;
-		return (ssize_t)PASS_MAX;
+		return (ssize_t)TEE_MAX;
 	}
 }
 
@@ -444,7 +444,7 @@ stage_run(void *arg)
 	ssize_t t;
 
 	while (!idle(s)) {
-		t = s->next != -1 ? pass_on(s) : (ssize_t)PASS_MAX;
+		t = s->next != -1 ? pass_on(s) : (ssize_t)TEE_MAX;
 		if (t <= 0 || !stage_take(s, (size_t)t, s->next != -1))
 			break;
 	}
