@@ -8,6 +8,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "tach/clock.h"
+#include "tach/compat.h"
 #include "tach/control.h"
 #include "tach/display.h"
 #include "tach/line.h"
@@ -101,6 +103,44 @@ format_extras(const struct display *d, struct render_state *s)
 		    0.5);
 }
 
+/*
+ * The disk the output is, or is on: what its own counters say it wrote
+ * since the start (every writer's, the file system's own too), beside
+ * the count handed to it; in the last flush, what it has yet to write,
+ * at its rate.
+ */
+static void
+on_device(struct display *d, double t, struct report_line *l, char *note,
+    size_t notelen)
+{
+	struct render_state *s = &l->state;
+	char amount[32];
+	uint64_t now, left;
+
+	if (d->disk && compat_disk_written(d->disk_dev, &now) == 0 &&
+	    now >= d->disk_base) {
+		d->on_device = now - d->disk_base;
+		meter_update(&d->disk_meter, t, d->on_device);
+	}
+	l->on_device_known = d->disk;
+	l->on_device = d->on_device;
+	if (d->flushing && d->disk) {
+		left = l->bytes > d->on_device ? l->bytes - d->on_device : 0;
+		render_amount((double)left, d->byte_unit, amount,
+		    sizeof(amount));
+		snprintf(note, notelen, "flushing %s", amount);
+		s->note = note;
+		s->rate = meter_rate(&d->disk_meter, METER_RATE_WINDOW);
+	} else if (d->flushing)
+		s->note = "flushing";
+	else if (d->disk && s->note == NULL) {
+		render_amount((double)d->on_device, d->byte_unit, amount,
+		    sizeof(amount));
+		snprintf(note, notelen, "on device %s", amount);
+		s->note = note;
+	}
+}
+
 /* The line's state from the meters at transfer time t. */
 static void
 state_at(struct display *d, double t, bool final, struct report_line *l,
@@ -126,10 +166,13 @@ state_at(struct display *d, double t, bool final, struct report_line *l,
 	memset(l, 0, sizeof(*l));
 	line_state(&src, &d->rate_max, s);
 	l->bytes = d->relay->bytes;
+	if (d->monitor != 0)
+		l->side = "in";
 	if (relay_fill(d->relay, &l->fill))
 		l->buffered = true;
 	l->size_known = d->size_known;
-	s->note = d->flushing ? "flushing" : bottleneck(d, t, note, notelen);
+	s->note = bottleneck(d, t, note, notelen);
+	on_device(d, t, l, note, notelen);
 	if (d->relay->seen.keep > 0) {
 		s->last = d->relay->seen.last;
 		s->last_len = d->relay->seen.len;
@@ -154,6 +197,36 @@ state_at(struct display *d, double t, bool final, struct report_line *l,
 	if (d->formatted)
 		format_extras(d, s);
 	outputs_state(d, final, l);
+}
+
+/*
+ * -M out, -M both: cmd's output's line, counted as the side's fanout
+ * passes it on; its size is not known.  Both lines get the ratio.
+ */
+static void
+side_state(struct display *d, double t, bool final, struct report_line *in,
+    struct report_line *l)
+{
+	uint64_t count = fanout_taken(d->side);
+	struct line_source src = { .meter = &d->side_meter,
+	    .progress = &d->side_meter, .count = count, .done = count,
+	    .unit = d->byte_unit, .window = d->window, .elapsed = t,
+	    .gauge = d->gauge, .final = final, .phase = in->state.phase,
+	    .prefix = d->monitor == MONITOR_BOTH ? d->side_label : d->label,
+	    .name = d->name };
+
+	meter_update(&d->side_meter, t, count);
+	memset(l, 0, sizeof(*l));
+	line_state(&src, &d->side_rate_max, &l->state);
+	l->bytes = count;
+	l->side = "out";
+	if (d->formatted)
+		format_extras(d, &l->state);
+	if (d->relay->bytes > 0) {
+		in->state.ratio = l->state.ratio = (double)count /
+		    (double)d->relay->bytes;
+		in->state.ratio_known = l->state.ratio_known = true;
+	}
 }
 
 /*
@@ -194,8 +267,10 @@ static double
 emit(struct display *d, bool final, enum display_outcome outcome,
     const char *reason)
 {
-	struct report_line l;
-	char note[32];
+	struct report_line l, out, *first = &l;
+	struct render_state both[2];
+	bool two = d->side != NULL && d->monitor == MONITOR_BOTH;
+	char note[64];
 	double t;
 
 	/* -W leaves a password prompt alone; -D keeps short copies quiet */
@@ -205,12 +280,21 @@ emit(struct display *d, bool final, enum display_outcome outcome,
 	state_at(d, t, final, &l, note, sizeof(note));
 	l.result = outcomes[outcome];
 	l.reason = reason;
+	if (d->side != NULL) {
+		side_state(d, t, final, &l, &out);
+		out.result = l.result;
+		out.reason = l.reason;
+		/* -M out: the line, the log, -Q and the title are the side's */
+		if (d->monitor == MONITOR_OUT)
+			first = &out;
+	}
 	if (d->stats)
-		stats_interval(&d->rates, d->interval, t, l.state.count, final);
+		stats_interval(&d->rates, d->interval, t, first->state.count,
+		    final);
 	/* a row whatever is drawn (-q, -D), one an instant (not a redraw's) */
 	if (d->log != NULL && (final || t > d->logged_at)) {
 		d->logged_at = t;
-		if (!report_csv(d->log, &l)) {
+		if (!report_csv(d->log, first)) {
 			report_warn("--log %s", text_safe(d->log_name));
 			d->log = NULL;
 			d->log_failed = true;
@@ -218,13 +302,18 @@ emit(struct display *d, bool final, enum display_outcome outcome,
 	}
 	/* -U's store is not the copy: its end is not the copy's */
 	if (!final || !d->storing)
-		control_publish(&l);
+		control_publish(first);
 	if (t < d->delay)
 		return t;
 	if (d->numeric)
-		report_numeric(&d->out, &l);
+		report_numeric(&d->out, first);
 	if (d->json)
-		report_json(&l);
+		report_json(first);
+	/* -M both: the output's line after the input's */
+	if (two && d->numeric)
+		report_numeric(&d->out, &out);
+	if (two && d->json)
+		report_json(&out);
 	/*
 	 * The bar's first frame waits for the first tick, so that what the
 	 * other programs of the pipeline say as they start (ssh's refusal)
@@ -232,8 +321,13 @@ emit(struct display *d, bool final, enum display_outcome outcome,
 	 */
 	if (d->starting)
 		return t;
-	report_draw(&d->out, &l.state, 1);
-	title_show(&d->title, &l.state);
+	if (two) {
+		both[0] = l.state;
+		both[1] = out.state;
+		report_draw(&d->out, both, 2);
+	} else
+		report_draw(&d->out, &first->state, 1);
+	title_show(&d->title, &first->state);
 	return t;
 }
 
@@ -359,10 +453,14 @@ display_ticks(struct display *d, const struct options *opts)
 
 void
 display_start(struct display *d, const struct options *opts,
-    const struct input *in, struct relay *r)
+    const struct input *in, struct relay *r, struct fanout *side)
 {
-	/* --force never draws into cmd's output, which is data */
+	/*
+	 * --force never draws into cmd's output, which is data; nor does a
+	 * bar of -M out, where tach's stdout is cmd's output
+	 */
 	int fd = opts->cmd != NULL && !opts->stderr_bar &&
+	    !(opts->monitor & MONITOR_OUT) &&
 	    (!opts->force || isatty(STDOUT_FILENO)) ? STDOUT_FILENO :
 	    STDERR_FILENO;
 	bool machine = opts->numeric || opts->json;
@@ -374,13 +472,21 @@ display_start(struct display *d, const struct options *opts,
 	d->prefix = opts->prefix;
 	d->name = opts->name;
 	d->file = opts->nfiles > 1 ? in->name : NULL;
-	d->label = report_label(d->name, d->file, d->prefix);
+	d->monitor = opts->monitor;
+	d->side = side;
+	display_reading(d, d->file);
 	d->formatted = opts->format != NULL;
 	d->size = in->size;
 	d->size_known = in->size_known;
 	d->interval = opts->interval;
 	d->wait = opts->wait;
 	d->out_is_pipe = fstat(r->out, &sb) == 0 && S_ISFIFO(sb.st_mode);
+	if (fstat(r->out, &sb) == 0 && (S_ISBLK(sb.st_mode) ||
+	    S_ISREG(sb.st_mode))) {
+		d->disk_dev = S_ISBLK(sb.st_mode) ? (uint64_t)sb.st_rdev :
+		    (uint64_t)sb.st_dev;
+		d->disk = compat_disk_written(d->disk_dev, &d->disk_base) == 0;
+	}
 	d->files_only = !can_wait(in->fd) && !can_wait(r->out);
 	d->delay = opts->delay;
 	d->numeric = opts->numeric;
@@ -394,6 +500,8 @@ display_start(struct display *d, const struct options *opts,
 	meter_init(&d->meter, d->window);
 	meter_init(&d->position, d->window);
 	meter_init(&d->intake, 0);
+	meter_init(&d->side_meter, d->window);
+	meter_init(&d->disk_meter, 0);
 	/* -n and --format json replace the bar, as pv -n does */
 	report_open(&d->out, fd, !opts->quiet && !machine, opts->force,
 	    opts->width, opts->format, opts->bar_style);
@@ -412,9 +520,21 @@ display_flushing(struct display *d)
 void
 display_reading(struct display *d, const char *file)
 {
+	char side[PATH_MAX + 8];
+
 	d->file = file;
 	free(d->label);
-	d->label = report_label(d->name, file, d->prefix);
+	free(d->side_label);
+	d->label = d->side_label = NULL;
+	/* -M both: each of the two lines says which side it is */
+	if (d->monitor != MONITOR_BOTH) {
+		d->label = report_label(d->name, file, d->prefix);
+		return;
+	}
+	snprintf(side, sizeof(side), "in%s%s", file != NULL ? " " : "",
+	    file != NULL ? file : "");
+	d->label = report_label(d->name, side, d->prefix);
+	d->side_label = report_label(d->name, "out", d->prefix);
 }
 
 /*
@@ -505,6 +625,10 @@ print_stats(struct display *d, double t)
 	if (d->lines)
 		report_moved(name, r->records, RENDER_LINES, t, NULL);
 	report_rates(&d->out, name, &d->rates, d->interval, d->unit);
+	/* -M out, -M both: what cmd's output passed on */
+	if (d->side != NULL)
+		report_moved(d->monitor == MONITOR_BOTH ? "out" : name,
+		    fanout_taken(d->side), d->byte_unit, t, NULL);
 	/* several -o: what each took, a failed one with its error */
 	for (size_t i = 0; d->nouts > 1 && i < d->nouts; i++)
 		report_moved(text_safe(d->outs[i].name), d->outs[i].bytes,
@@ -558,7 +682,8 @@ display_finish(struct display *d, enum display_outcome outcome,
 		print_stats(d, t);
 	stats_free(&d->rates.rates);
 	free(d->label);
-	d->label = NULL;
+	free(d->side_label);
+	d->label = d->side_label = NULL;
 	free(d->sent_name);
 	free(d->sent_prefix);
 	free(d->sent_format);

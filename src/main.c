@@ -47,24 +47,7 @@
 #include "tach/signals.h"
 #include "tach/text.h"
 #include "tach/watch.h"
-
-/* Starts cmd reading a pipe; returns the pipe's end that tach writes. */
-static int
-start_command(const struct options *opts, struct input *in, pid_t *pid)
-{
-	int fds[2], error;
-
-	command_pipe(fds);
-	*pid = command_spawn(opts->cmd, fds[0], -1);
-	error = errno;
-	close(fds[0]);
-	if (*pid == -1) {
-		close(fds[1]);
-		input_close(in, true);
-		command_failed(opts->cmd[0], error);
-	}
-	return fds[1];
-}
+#include "tach/writeback.h"
 
 /* -b below RELAY_BUFFER_MIN, or derived: each read's and write's size. */
 static size_t
@@ -73,6 +56,57 @@ transfer_size(const struct options *opts, int in, int out)
 	if (opts->transfer == 0)
 		return relay_default_bufsize(in, out, !opts->no_splice);
 	return opts->transfer;
+}
+
+/*
+ * -M out, -M both: cmd's output passes through a fanout of tach's own to
+ * stdout, counted on the way.  Returns the pipe's end cmd writes, or -1
+ * (stdout itself) without -M out.
+ */
+static int
+start_side(const struct options *opts, struct fanout **side)
+{
+	struct fanout_output out = { .name = "stdout", .fd = STDOUT_FILENO };
+	int in;
+
+	*side = NULL;
+	if (!(opts->monitor & MONITOR_OUT))
+		return -1;
+	*side = fanout_start(&(struct fanout_config){ .outputs = &out,
+	    .n = 1, .zerocopy = !opts->no_splice,
+	    .bufsize = transfer_size(opts, STDOUT_FILENO, STDOUT_FILENO) },
+	    &in);
+	return in;
+}
+
+/* fd is a block device. */
+static bool
+is_disk(int fd)
+{
+	struct stat sb;
+
+	return fstat(fd, &sb) == 0 && S_ISBLK(sb.st_mode);
+}
+
+/* Starts cmd reading a pipe; returns the pipe's end that tach writes. */
+static int
+start_command(const struct options *opts, struct input *in, pid_t *pid,
+    struct fanout **side)
+{
+	int fds[2], error, out = start_side(opts, side);
+
+	command_pipe(fds);
+	*pid = command_spawn(opts->cmd, fds[0], out);
+	error = errno;
+	close(fds[0]);
+	if (out != -1)
+		close(out);
+	if (*pid == -1) {
+		close(fds[1]);
+		input_close(in, true);
+		command_failed(opts->cmd[0], error);
+	}
+	return fds[1];
 }
 
 /*
@@ -456,6 +490,8 @@ struct run {
 	bool		 log_failed;	/* -U's store found the log failed */
 	bool		 at_size;	/* -S: stopped at the size */
 	struct outputs	 outputs;	/* several -o, --hash */
+	struct fanout	*side;		/* -M out, both: cmd's output, or NULL */
+	bool		 disk;		/* out is a disk, flushed at the end */
 	/* an output of several failed, or a digest did not match: why */
 	char		 outputs_failed[2 * PATH_MAX + 128];
 };
@@ -588,8 +624,30 @@ end_outputs(struct run *run, struct relay *r, struct display *display)
 }
 
 /*
- * The output's end: -Y's last flush (the run ends when the device has it
- * all), then the close that shows cmd its end of input and may show a
+ * The last flush, -Y's or a disk's: drawn as it goes, a signal stops the
+ * wait (the flush goes on in the kernel), a failure is a write error.
+ */
+static void
+last_flush(struct run *run, struct display *display)
+{
+	struct writeback_flush *f = writeback_flush(run->out);
+	int error;
+
+	display_flushing(display);
+	while (!writeback_flushed(f, 0.1, &error))
+		if (!display_service(display)) {
+			run->end = RELAY_STOPPED;
+			return;
+		}
+	if (error != 0) {
+		run->end = RELAY_WRITE_ERROR;
+		run->error = error;
+	}
+}
+
+/*
+ * The output's end: the last flush, -Y's or a disk's unless --no-flush
+ * (the run ends when the device has it all: a stick can be pulled), then the close that shows cmd its end of input and may show a
  * late write error.
  */
 static void
@@ -599,13 +657,8 @@ end_output(struct run *run, struct relay *r, struct display *display)
 		run->end = RELAY_WRITE_ERROR;
 		run->error = errno;
 	}
-	if (complete_run(run) && r->writeback.fd != -1) {
-		display_flushing(display);
-		if (relay_flush(r) == -1) {
-			run->end = RELAY_WRITE_ERROR;
-			run->error = errno;
-		}
-	}
+	if (complete_run(run) && (r->writeback.fd != -1 || run->disk))
+		last_flush(run, display);
 	/* cmd's output at its end of input starts on a clean line */
 	if (run->cmd != -1)
 		display_clear(display);
@@ -615,6 +668,38 @@ end_output(struct run *run, struct relay *r, struct display *display)
 		run->error = errno;
 	}
 	end_outputs(run, r, display);
+}
+
+/*
+ * -M out, -M both: cmd's output, until cmd closes it (xz writes its last
+ * blocks long after its input ended), drawn as the copy is; a signal
+ * ends the wait, and cmd.  A stdout that failed is tach's write error,
+ * unless its reader left: that cut cmd off, as in a pipeline, and cmd's
+ * status tells it.  True once the side's threads are done.
+ */
+static bool
+end_side(struct run *run, struct display *display)
+{
+	struct fanout_output out;
+
+	if (run->side == NULL || run->end == RELAY_STOPPED)
+		return false;
+	while (!fanout_drained(run->side, 0.1))
+		if (!display_service(display)) {
+			run->end = RELAY_STOPPED;
+			kill(run->cmd, signals_fatal());
+			return false;
+		}
+	(void)fanout_end(run->side);
+	fanout_outputs(run->side, &out);
+	/* cmd cut off by it, tach's write to cmd may have broken too */
+	if (out.error != 0 && out.error != EPIPE &&
+	    (complete_run(run) || run->end == RELAY_BROKEN_PIPE)) {
+		run->end = RELAY_WRITE_ERROR;
+		run->error = out.error;
+		run->out_name = out.name;
+	}
+	return true;
 }
 
 /*
@@ -843,7 +928,7 @@ store_inputs(struct options *opts, struct input *in, size_t *next,
 		atexit(store_withdraw);
 	}
 	relay_setup(&relay, &o, in->fd, stored.out, &display);
-	display_start(&display, &o, in, &relay);
+	display_start(&display, &o, in, &relay, NULL);
 	display.storing = true;
 	display_log(&display, log, o.log, false);
 	stored.end = copy_inputs(&relay, in, &o, &display, next, &run->failed,
@@ -891,11 +976,12 @@ end_run(struct run *run, struct relay *relay, struct display *display,
 	enum display_outcome outcome;
 	char why[4 * PATH_MAX + 256];
 	const char *reason;
-	bool skipped, whole;
+	bool skipped, whole, side_ended;
 	int status;
 
 	end_command(run, opts->as_progress);
 	end_output(run, relay, display);
+	side_ended = end_side(run, display);
 	end_children(run, in);
 	outcome = outcome_of(run, relay);
 	reason = outcome == DISPLAY_FAILED ? reason_of(run, relay, why,
@@ -909,6 +995,8 @@ end_run(struct run *run, struct relay *relay, struct display *display,
 		outputs_print_hashes(&run->outputs, opts->nfiles == 1 ?
 		    opts->files[0] : "-");
 	outputs_free(&run->outputs);
+	if (side_ended)
+		fanout_free(run->side);
 	skipped = report_skipped(relay, opts);
 	status = exit_of(run, relay, skipped, reason);
 	/* the log is output asked for: one that failed fails the run */
@@ -944,15 +1032,16 @@ copy_run(struct options *opts)
 		store_inputs(opts, &in, &next, &run, log);
 	run.out_name = opts->output != NULL ? opts->output : "stdout";
 	if (opts->cmd != NULL) {
-		run.out = start_command(opts, &in, &run.cmd);
+		run.out = start_command(opts, &in, &run.cmd, &run.side);
 		run.out_name = opts->cmd[0];
 	}
 	run.out = outputs_start(&run.outputs, opts, run.out, run.out_name,
 	    transfer_size(opts, in.fd, run.out));
+	run.disk = !opts->no_flush && is_disk(run.out);
 	relay_setup(&relay, opts, in.fd, run.out, &display);
 	relay_direct(&relay, false, opts->direct && direct_io(run.out,
 	    run.out_name, run.out == STDOUT_FILENO && opts->output == NULL));
-	display_start(&display, opts, &in, &relay);
+	display_start(&display, opts, &in, &relay, run.side);
 	display_outputs(&display, run.outputs.fan, run.outputs.digest);
 	display_log(&display, log, opts->log, run.log_failed);
 	run.end = copy_inputs(&relay, &in, opts, &display, &next, &run.failed,

@@ -11,7 +11,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdint.h>
@@ -30,6 +29,7 @@
 #include "tach/size.h"
 #include "tach/message.h"
 #include "tach/title.h"
+#include "tach/tree.h"
 
 enum {
 	OPT_FORCE = CHAR_MAX + 1,
@@ -51,7 +51,8 @@ enum {
 	OPT_LOG,
 	OPT_HASH,
 	OPT_OUTPUT_BLOCK,
-	OPT_PAD
+	OPT_PAD,
+	OPT_NO_FLUSH
 };
 
 static const struct option long_options[] = {
@@ -86,6 +87,8 @@ static const struct option long_options[] = {
 	{ "hash",		required_argument, NULL, OPT_HASH },
 	{ "output-block",	required_argument, NULL, OPT_OUTPUT_BLOCK },
 	{ "pad",		no_argument,	   NULL, OPT_PAD },
+	{ "monitor",		required_argument, NULL, 'M' },
+	{ "no-flush",		no_argument,	   NULL, OPT_NO_FLUSH },
 	{ "discard",		no_argument,	   NULL, 'X' },
 	{ "sparse",		no_argument,	   NULL, 'O' },
 	{ "direct-io",		no_argument,	   NULL, 'K' },
@@ -186,71 +189,28 @@ percent_arg(const char *what, const char *text, int *v, char *msg,
 	return true;
 }
 
-/* -l @DIR: the running total of a walk, as du -sb counts it. */
-static struct tree_walk {
-	unsigned long long	 total;
-	struct stat		*linked;	/* files with several names */
-	size_t			 nlinked;
-	int			 error;		/* the first that stopped it */
-	char			 where[PATH_MAX];
-} walk;
-
-/* A file with several names counts once, as du counts it. */
-static bool
-seen_before(const struct stat *sb)
-{
-	struct stat *more;
-
-	for (size_t i = 0; i < walk.nlinked; i++)
-		if (walk.linked[i].st_dev == sb->st_dev &&
-		    walk.linked[i].st_ino == sb->st_ino)
-			return true;
-	if ((more = reallocarray(walk.linked, walk.nlinked + 1,
-	    sizeof(*more))) == NULL)
-		report_err(1, "-l @");
-	walk.linked = more;
-	walk.linked[walk.nlinked++] = *sb;
-	return false;
-}
-
-static int
-add_entry(const char *path, const struct stat *sb, int type,
-    struct FTW *ftw)
-{
-	(void)ftw;
-	if (type == FTW_DNR || type == FTW_NS) {
-		walk.error = type == FTW_NS ? errno : EACCES;
-		strlcpy(walk.where, path, sizeof(walk.where));
-		return 1;	/* a size that leaves part out is wrong */
-	}
-	if (sb->st_nlink > 1 && !S_ISDIR(sb->st_mode) && seen_before(sb))
-		return 0;
-	if (sb->st_size > 0)
-		walk.total += (unsigned long long)sb->st_size;
-	return 0;
-}
-
-/* The apparent size of everything under path, links not followed. */
+/*
+ * -l @DIR: the apparent size of the regular files under path, as du -sb
+ * --apparent-size counts it less the directories: what a copy reads.
+ */
 static bool
 size_of_tree(const char *path, long long *size, char *msg, size_t msglen)
 {
-	int ret;
+	struct tree t;
+	char where[PATH_MAX];
+	int error = tree_read(&t, &path, 1, where, sizeof(where));
+	uint64_t total = t.size;
 
-	memset(&walk, 0, sizeof(walk));
-	ret = nftw(path, add_entry, 16, FTW_PHYS);
-	free(walk.linked);
-	if (ret == -1 || walk.error != 0) {
+	tree_free(&t);
+	if (error == 0 && total > LLONG_MAX)
+		error = ERANGE;
+	if (error != 0) {
 		snprintf(msg, msglen, "input size `@%s': %s: %s",
-		    text_safe(path), text_safe(ret == -1 ? path : walk.where),
-		    strerror(ret == -1 ? errno : walk.error));
+		    text_safe(path), text_safe(error == ERANGE ? path : where),
+		    strerror(error));
 		return false;
 	}
-	if (walk.total > LLONG_MAX) {
-		snprintf(msg, msglen, "input size `@%s': %s", text_safe(path),
-		    strerror(ERANGE));
-		return false;
-	}
-	*size = (long long)walk.total;
+	*size = (long long)total;
 	return true;
 }
 
@@ -510,6 +470,7 @@ flag_option(struct options *opts, int ch)
 	case OPT_NO_SPLICE: opts->no_splice = true; break;
 	case OPT_STATS: opts->stats = true; break;
 	case OPT_PAD: opts->pad = true; break;
+	case OPT_NO_FLUSH: opts->no_flush = true; break;
 	case OPT_WAIT_FOR: opts->wait_for = true; break;
 	case OPT_ONCE: opts->once = true; break;
 	case OPT_READING: opts->watch_open = 'r'; break;
@@ -752,6 +713,22 @@ number_option(struct options *opts, int ch, const char *arg, char *msg,
 	return -1;
 }
 
+/* -M SIDE: which of cmd's sides the bar meters (pv 1.11's --monitor). */
+static bool
+monitor_arg(struct options *opts, const char *arg, char *msg, size_t msglen)
+{
+	static const char *const sides[] = { [MONITOR_IN] = "in",
+	    [MONITOR_OUT] = "out", [MONITOR_BOTH] = "both" };
+
+	for (int i = MONITOR_IN; i <= MONITOR_BOTH; i++)
+		if (strcmp(arg, sides[i]) == 0) {
+			opts->monitor = i;
+			return true;
+		}
+	snprintf(msg, msglen, "-M `%s': in, out or both", text_safe(arg));
+	return false;
+}
+
 /*
  * An option with an argument: takes it and returns true, or false with
  * msg saying why the value is bad.
@@ -812,6 +789,8 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 		return style_arg(arg, &opts->bar_style, msg, msglen);
 	case 'x':
 		return extra_arg(opts, arg, msg, msglen);
+	case 'M':
+		return monitor_arg(opts, arg, msg, msglen);
 	}
 	return true;
 }
@@ -826,7 +805,7 @@ enum given {
 	G_m, G_JSON, G_F, G_STATS, G_FORCE, G_D, G_e, G_P, G_STALL,
 	G_WRITE_AT, G_READ_AT, G_READ_LIMIT, G_BUFFER_FILE, G_U, G_o, G_X,
 	G_O, G_K, G_x, G_A, G_LOG, G_N, G_p, G_w, G_WAIT_FOR, G_ONCE,
-	G_READING, G_WRITING, G_HASH, G_OUTPUT_BLOCK, G_PAD,
+	G_READING, G_WRITING, G_HASH, G_OUTPUT_BLOCK, G_PAD, G_M, G_NO_FLUSH,
 	/* states: taken by every mode, named only by the rules below */
 	G_BUFFER, G_LENGTH, G_S_LINES, G_SEES_A, G_SEES_L, G_D_PID, G_FAN,
 	G_COUNT
@@ -847,7 +826,8 @@ static const struct {
 	[G_CMD] = { "a command", 0 },
 	/* -Q: the copy draws at its own interval */
 	[G_i] = { "-i", BY_D | BY_R }, [G_f] = { "-f", 0 },
-	[G_q] = { "-q", BY_Q }, [G_L] = { "-L", BY_R }, [G_l] = { "-l", 0 },
+	/* -d: -l @DIR, the tree a watched process copies */
+	[G_q] = { "-q", BY_Q }, [G_L] = { "-L", BY_R }, [G_l] = { "-l", BY_D },
 	[G_S] = { "-S", 0 }, [G_b] = { "-b", 0 }, [G_z] = { "-z", 0 },
 	[G_E] = { "-E", 0 }, [G_Y] = { "-Y", 0 }, [G_W] = { "-W", 0 },
 	[G_c] = { "-c", 0 }, [G_LINE] = { "--line-mode", 0 },
@@ -876,7 +856,8 @@ static const struct {
 	[G_SEES_A] = { "%A", BY_ALL }, [G_SEES_L] = { "%L", BY_ALL },
 	[G_D_PID] = { "-d PID", BY_ALL },
 	[G_HASH] = { "--hash", 0 }, [G_OUTPUT_BLOCK] = { "--output-block", 0 },
-	[G_PAD] = { "--pad", 0 },
+	[G_PAD] = { "--pad", 0 }, [G_M] = { "-M", 0 },
+	[G_NO_FLUSH] = { "--no-flush", 0 },
 	[G_FAN] = { "several -o, --hash or --output-block", BY_ALL },
 };
 
@@ -910,6 +891,13 @@ static const struct rule {
 	{ G(G_X), 0, G(G_CMD), 0, "-X: the command takes the output" },
 	{ G(G_PAD), G(G_OUTPUT_BLOCK), 0, 0,
 	    "--pad fills the last block: it needs --output-block" },
+	{ G(G_M), G(G_CMD), 0, 0,
+	    "-M meters a command's sides: it needs a command" },
+	/* -Y's last flush is its own */
+	{ G(G_NO_FLUSH), 0, G(G_Y), 0,
+	    "--no-flush leaves the last flush out: -Y asks for it" },
+	{ G(G_NO_FLUSH), 0, G(G_CMD) | G(G_X), 0, "--no-flush is for a disk "
+	    "tach writes: not with %s" },
 	/* the outputs are written by the fanout's threads, through a pipe */
 	{ G(G_FAN), 0, G(G_O) | G(G_K) | G(G_Y) | G(G_W), 0, "%s acts on the "
 	    "one output tach writes: not with several -o, --hash or "
@@ -985,6 +973,7 @@ given(const struct options *o)
 		[G_WRITING] = o->watch_open == 'w',
 		[G_HASH] = o->hash != NULL,
 		[G_OUTPUT_BLOCK] = o->output_block != 0, [G_PAD] = o->pad,
+		[G_M] = o->monitor != 0, [G_NO_FLUSH] = o->no_flush,
 		[G_FAN] = options_fan(o),
 		[G_BUFFER] = o->buffer != 0 || o->buffer_percent != 0,
 		[G_LENGTH] = o->size > 0,
@@ -1031,6 +1020,7 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 {
 	uint64_t g, others;
 	unsigned seen;
+	struct stat sb;
 
 	if (argc > 0)
 		opts->cmd = argv;
@@ -1044,6 +1034,12 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 			continue;
 		snprintf(msg, msglen, r->text,
 		    first_given(g & (others != 0 ? others : r->when)));
+		return OPTIONS_BAD;
+	}
+	if (opts->watching && opts->size >= 0 && (opts->size_file == NULL ||
+	    stat(opts->size_file, &sb) == -1 || !S_ISDIR(sb.st_mode))) {
+		snprintf(msg, msglen, "-d: -l takes @DIR, the tree the process "
+		    "copies");
 		return OPTIONS_BAD;
 	}
 	/* cmd's output is stdout: every -o is a file beside cmd's input */
@@ -1191,8 +1187,11 @@ options_get(struct options *opts, int argc, char *argv[])
 unsigned
 options_sees(const struct options *opts)
 {
+	unsigned sees = opts->monitor & MONITOR_OUT && opts->cmd != NULL ?
+	    RENDER_SEES_RATIO : 0;
+
 	if (opts->separator == -1)
-		return 0;
-	return RENDER_SEES_LINE | (opts->last_written != 0 ?
+		return sees;
+	return sees | RENDER_SEES_LINE | (opts->last_written != 0 ?
 	    RENDER_SEES_LAST : 0);
 }

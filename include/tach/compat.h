@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "config.h"
 
@@ -114,6 +115,27 @@ off_t	compat_seek_next(int fd, off_t at, bool hole);
  * pages; else malloc's.  Freed with free(3); NULL with errno.
  */
 void	*compat_buffer(size_t len);
+/*
+ * The bytes the disk dev (a disk's st_rdev, or a file's st_dev) has
+ * written since it was started, by its own counters (Linux: sysfs's
+ * block statistics): 0, or an errno (ENOENT: not a disk; ENOSYS where
+ * the system keeps none tach reads).
+ */
+int	compat_disk_written(uint64_t dev, uint64_t *bytes);
+/*
+ * -d's whole copy: the files closed after reading in directories watched
+ * (Linux: inotify's IN_CLOSE_NOWRITE), by any process, as they happen,
+ * so that none read between two samples is missed.  compat_closes_open
+ * returns NULL (errno ENOSYS where the system has no way); _add watches
+ * one directory, returning its id or -1 with errno; _next gives the next
+ * file closed (never a directory), false when none waits.
+ */
+struct compat_closes;
+struct compat_closes	*compat_closes_open(void);
+int	compat_closes_add(struct compat_closes *c, const char *dir);
+bool	compat_closes_next(struct compat_closes *c, int *id,
+	    const char **name);
+void	compat_closes_free(struct compat_closes *c);
 /* fd is a file in memory (tmpfs, ramfs): its pages are RAM or swap. */
 bool	compat_in_memory(int fd);
 /* Closes every descriptor from lowfd up: closefrom(2), or a loop. */

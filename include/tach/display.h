@@ -79,12 +79,27 @@ struct display {
 	struct digest		*digest;	/* --hash, or NULL */
 	struct report_output	 outs[FANOUT_MAX];	/* the fanout's, */
 	size_t			 nouts;			/* for JSON */
+	struct fanout		*side;		/* -M out, both: cmd's output */
+	int			 monitor;	/* -M, or 0 */
+	struct meter		 side_meter;	/* the bytes it passed on */
+	double			 side_rate_max;
+	char			*side_label;	/* -M both: "out"'s line */
+	bool			 disk;		/* the output is (on) a disk */
+	uint64_t		 disk_dev;	/* which, */
+	uint64_t		 disk_base;	/* its count at the start */
+	uint64_t		 on_device;	/* what it has written since */
+	struct meter		 disk_meter;	/* of on_device */
 	struct report_hash	 hashes[DIGEST_MAX];	/* the final */
 	char			 hexes[DIGEST_MAX][DIGEST_HEX_MAX];
 };
 
+/*
+ * side: -M out, -M both's fanout, carrying cmd's output to stdout, or
+ * NULL; its line is drawn (out), or under the input's (both), and both
+ * have %{ratio}.
+ */
 void	display_start(struct display *d, const struct options *opts,
-	    const struct input *in, struct relay *r);
+	    const struct input *in, struct relay *r, struct fanout *side);
 /*
  * --log: a row to log (named name) at every tick; none once it failed
  * (failed: in -U's store, which has said so).
@@ -100,7 +115,10 @@ void	display_outputs(struct display *d, struct fanout *fan,
 	    struct digest *digest);
 /* Several -f: the line names file, the one being read now. */
 void	display_reading(struct display *d, const char *file);
-/* -Y: the line says the output is being flushed, before it is. */
+/*
+ * The last flush (-Y's, a disk's) has begun: the line says what the disk
+ * has yet to write, at the disk's own rate, where its counters say.
+ */
 void	display_flushing(struct display *d);
 /* The output is about to close: -W's last look at its reader. */
 void	display_output_ends(struct display *d);

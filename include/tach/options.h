@@ -18,6 +18,9 @@ struct watch_target {
 	int		  fd;
 };
 
+/* -M: which of cmd's sides the bar meters; 0 is not given (in). */
+enum monitor { MONITOR_IN = 1, MONITOR_OUT, MONITOR_BOTH };
+
 struct options {
 	/* -b, decided here: below RELAY_BUFFER_MIN a transfer size, from
 	   it on a buffer (mbuffer's) */
@@ -41,6 +44,8 @@ struct options {
 	const char	 *hash;		/* --hash: ALG[:HEX][,...], or NULL */
 	size_t		  output_block;	/* --output-block: bytes, or 0 */
 	bool		  pad;		/* --pad: the last block too */
+	int		  monitor;	/* -M: an enum monitor, or 0 */
+	bool		  no_flush;	/* --no-flush: a disk's end as a file's */
 	int		  buffer_percent; /* -b N%: of the memory, or 0 */
 	const char	 *size_file;	/* -l @FILE's file, or NULL */
 	const char	 *log;		/* --log: the CSV file, or NULL */

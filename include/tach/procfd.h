@@ -22,6 +22,9 @@ struct procfd_file {
 	uint64_t	 dev, ino;	/* a new file on the same fd is new */
 	uint64_t	 offset;
 	uint64_t	 size;		/* a file's length, a disk's; 0 unknown */
+	uint64_t	 disk;		/* the disk it is (st_rdev) or is on
+					   (st_dev), for its own counters;
+					   0 unknown */
 	bool		 writing;	/* open for writing only */
 	bool		 writable;	/* open for writing, maybe reading too */
 };
@@ -67,6 +70,18 @@ int	procfd_find(const char *const *names, size_t nnames,
  */
 int	procfd_hold(pid_t pid);
 bool	procfd_gone(int hold);
+/*
+ * The bytes pid has read by any call since it started (Linux: the
+ * "rchar" of /proc/PID/io), in *bytes: 0, or an errno as procfd_list's;
+ * ENOSYS where the system keeps no such count tach reads.
+ */
+int	procfd_read_bytes(pid_t pid, uint64_t *bytes);
+/*
+ * pid's command line, NULL-ended, in *argv (one allocation: free it) and
+ * *argc, and its working directory in *cwd (free it): 0, or an errno;
+ * ENOSYS where tach knows no way.
+ */
+int	procfd_command(pid_t pid, char ***argv, int *argc, char **cwd);
 
 
 /*

@@ -2,8 +2,9 @@
  * SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026, the tach developers
  *
- * Linux's /proc text, parsed for -d (procfd_linux.c).  Pure, so that the
- * fuzz harness reaches it: the text comes from another process's files.
+ * Linux's /proc text, parsed for -d (procfd_linux.c), and a watched copy
+ * tool's command line (watch/whole.c).  Pure, so that the fuzz harness
+ * reaches it: the text comes from another process's files.
  */
 #ifndef TACH_PROCPARSE_H
 #define TACH_PROCPARSE_H
@@ -23,5 +24,26 @@ int	procparse_stat(const char *text, uint64_t *started);
  * there is no "pos:" line.
  */
 bool	procparse_fdinfo(const char *text, uint64_t *pos, int *flags);
+/* /proc/PID/io: "rchar:", the bytes read by any call; false if none. */
+bool	procparse_io(const char *text, uint64_t *rchar);
+
+/*
+ * What each argument of a copy tool's command line is, for -d's whole
+ * copy: its sources are the directories among the operands.
+ */
+enum procparse_arg {
+	PROCPARSE_OPTION,	/* an option, or the command itself */
+	PROCPARSE_OPERAND,	/* a source, if it is a directory */
+	PROCPARSE_TARGET,	/* cp's or rsync's last, -t's: not a source */
+	PROCPARSE_BASE		/* tar -C's: later operands are under it */
+};
+/*
+ * Sorts argv[0..argc) into kind[]: options (a lone "--" ends them),
+ * operands, -t DIR and --target-directory's target, and, where the
+ * command (argv[0]'s last part) is cp, mv, rsync, scp or install and no
+ * -t was given, its last operand; tar's -C DIR and --directory.
+ */
+void	procparse_sources(const char *const *argv, int argc,
+	    enum procparse_arg *kind);
 
 #endif

@@ -169,8 +169,6 @@ void		relay_init(struct relay *r, int in, int out,
 void		relay_next_input(struct relay *r, int in, size_t part);
 /* -b as a buffer: its fill in *f (its last, once freed); false if none. */
 bool		relay_fill(const struct relay *r, struct relay_fill *f);
-/* -Y's last flush, when all is written: 0, or -1 with errno set. */
-int		relay_flush(struct relay *r);
 enum relay_end	relay_run(struct relay *r);
 /* ^Z stopped tach for seconds: under -L they earn no burst. */
 void		relay_suspended(struct relay *r, double seconds);

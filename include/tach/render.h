@@ -60,6 +60,8 @@ struct render_state {
 	double		 average;	/* since the start */
 	double		 elapsed;	/* seconds */
 	double		 eta;		/* seconds left, or < 0 if unknown */
+	double		 ratio;		/* -M: out's bytes over in's, */
+	bool		 ratio_known;	/* once in has some */
 	const char	*note;		/* the bottleneck, or NULL */
 	const char	*name;		/* -N, untrusted, or NULL: for %N */
 	double		 wall;		/* seconds since the epoch: for %I */
@@ -85,7 +87,8 @@ size_t	render_line(const struct render_state *s, int width,
  * %{bytes}, %{buffer-percent}, %{name}, and %{rate-in} and %{rate-out}
  * (a buffer's sides; rate_in is rate without one); %A %{last-written},
  * the last bytes written, each one not printable ASCII a dot, and %L
- * %{previous-line}, the last whole line, escaped like a prefix.  Other text is drawn
+ * %{previous-line}, the last whole line, escaped like a prefix; %{ratio},
+ * cmd's output over its input (-M).  Other text is drawn
  * as it is, escaped like a prefix.  The bars share the room the rest
  * leaves.  The same contract as render_line: exactly width - 1 columns.
  */
@@ -120,6 +123,7 @@ size_t	render_title(const struct render_state *s, const char *format,
 /* What a format (or NULL) shows of the bytes written: %A, %L. */
 #define RENDER_SEES_LAST	0x1
 #define RENDER_SEES_LINE	0x2
+#define RENDER_SEES_RATIO	0x4	/* %{ratio}: both of cmd's sides */
 unsigned render_format_sees(const char *format);
 /*
  * Whether a copy that sees seen (RENDER_SEES_LINE in line mode, with -A

@@ -57,6 +57,13 @@ struct report_line {
 	size_t			 noutputs;
 	const struct report_hash *hashes;	/* --hash, final only */
 	size_t			 nhashes;
+	const char		*side;		/* -M: "in" or "out", or NULL */
+	bool			 whole;		/* -d: a tree's whole copy */
+	uint64_t		 files;		/* its files done, */
+	bool			 files_known;	/* if watched from its start, */
+	uint64_t		 files_total;	/* of these */
+	bool			 on_device_known; /* a disk's own count: */
+	uint64_t		 on_device;	/* bytes it has written */
 };
 
 struct reporter {

@@ -4,7 +4,7 @@
  *
  * -Y: keeps the pages an output file or disk has not yet written bounded
  * while tach copies, so the bar shows what reached the device, and the
- * last flush is short.
+ * last flush is short.  The last flush itself, -Y's or a disk's.
  */
 #ifndef TACH_WRITEBACK_H
 #define TACH_WRITEBACK_H
@@ -33,7 +33,18 @@ void	writeback_init(struct writeback *w, int fd);
  * -1 with errno when the device reports an error.
  */
 int	writeback_step(struct writeback *w, uint64_t written);
-/* Everything to the device: 0, or -1 with errno. */
-int	writeback_finish(struct writeback *w);
+/*
+ * The last flush (-Y's, a disk's): everything of fd to the device, by
+ * fdatasync in a thread of its own, so that the caller draws meanwhile.
+ * Exits saying why if no thread can be had.
+ */
+struct writeback_flush	*writeback_flush(int fd);
+/*
+ * Waits up to seconds for the flush: true once it is done, with 0 or the
+ * errno it failed with in *error, and f freed; false at the timeout or
+ * when a signal comes first.  A flush never done is left to the exit.
+ */
+bool	writeback_flushed(struct writeback_flush *f, double seconds,
+	    int *error);
 
 #endif

@@ -4,11 +4,14 @@
  *
  * The compat layer on Linux (compat.h): libbsd's setproctitle and
  * closefrom, pidfd_open(2), abstract socket names, descriptors reopened
- * through /proc, the peer's PID, the memory cgroup's limit.  The pipes'
+ * through /proc, the peer's PID, the memory cgroup's limit, a disk's
+ * counters in sysfs, the files closed by inotify.  The pipes'
  * part is compat_pipes_linux.c (or compat_nosplice.c).
  */
 #define _GNU_SOURCE		/* struct ucred */
+#include <sys/inotify.h>
 #include <sys/mman.h>
+#include <sys/sysmacros.h>
 #include <sys/socket.h>
 #include <sys/vfs.h>
 #include <sys/syscall.h>
@@ -184,6 +187,92 @@ compat_buffer(size_t len)
 		return NULL;
 	(void)madvise(p, size, MADV_HUGEPAGE);
 	return p;
+}
+
+int
+compat_disk_written(uint64_t dev, uint64_t *bytes)
+{
+	char path[64];
+	unsigned long long f[7];
+	FILE *stat;
+	int n;
+
+	*bytes = 0;
+	/* a partition has its own; a file system on no disk has none */
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/stat",
+	    major((dev_t)dev), minor((dev_t)dev));
+	if ((stat = fopen(path, "re")) == NULL)
+		return errno;
+	/* Documentation/block/stat.rst: the seventh is sectors written */
+	n = fscanf(stat, "%llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1],
+	    &f[2], &f[3], &f[4], &f[5], &f[6]);
+	fclose(stat);
+	if (n != 7)
+		return EINVAL;
+	/* sysfs counts 512-byte sectors, whatever the disk's own size */
+	*bytes = (uint64_t)f[6] * 512;
+	return 0;
+}
+
+struct compat_closes {
+	int		 fd;		/* inotify's */
+	size_t		 at, len;	/* the events read, not yet given */
+	/* as inotify(7) advises: room for one event with the longest name */
+	char		 buf[64 * (sizeof(struct inotify_event) + NAME_MAX + 1)]
+			    __attribute__((aligned(8)));
+};
+
+struct compat_closes *
+compat_closes_open(void)
+{
+	struct compat_closes *c;
+
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return NULL;
+	if ((c->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) == -1) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+int
+compat_closes_add(struct compat_closes *c, const char *dir)
+{
+	return inotify_add_watch(c->fd, dir, IN_CLOSE_NOWRITE | IN_ONLYDIR |
+	    IN_DONT_FOLLOW);
+}
+
+bool
+compat_closes_next(struct compat_closes *c, int *id, const char **name)
+{
+	const struct inotify_event *e;
+	ssize_t n;
+
+	for (;;) {
+		if (c->at >= c->len) {
+			if ((n = read(c->fd, c->buf, sizeof(c->buf))) <= 0)
+				return false;
+			c->at = 0;
+			c->len = (size_t)n;
+		}
+		e = (const struct inotify_event *)(c->buf + c->at);
+		c->at += sizeof(*e) + e->len;
+		if (e->len > 0 && !(e->mask & IN_ISDIR)) {
+			*id = e->wd;
+			*name = e->name;
+			return true;
+		}
+	}
+}
+
+void
+compat_closes_free(struct compat_closes *c)
+{
+	if (c == NULL)
+		return;
+	close(c->fd);
+	free(c);
 }
 
 bool

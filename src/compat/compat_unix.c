@@ -6,7 +6,9 @@
  * macOS): no file reopened by its descriptor, no peer's PID to check (the
  * control socket is a file there, which no other namespace reaches), the
  * physical memory as the limit, no file system in memory to tell apart,
- * buffers as malloc gives them.
+ * no disk's own counters, no watch on the files closed (kqueue's
+ * EVFILT_VNODE sees writes, not a reader's close), buffers as malloc
+ * gives them.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -44,6 +46,46 @@ void *
 compat_buffer(size_t len)
 {
 	return malloc(len);
+}
+
+int
+compat_disk_written(uint64_t dev, uint64_t *bytes)
+{
+	/* devstat(3) needs libdevstat and a device's name: not read yet */
+	(void)dev;
+	*bytes = 0;
+	return ENOSYS;
+}
+
+struct compat_closes *
+compat_closes_open(void)
+{
+	errno = ENOSYS;
+	return NULL;
+}
+
+int
+compat_closes_add(struct compat_closes *c, const char *dir)
+{
+	(void)c;
+	(void)dir;
+	errno = ENOSYS;
+	return -1;
+}
+
+bool
+compat_closes_next(struct compat_closes *c, int *id, const char **name)
+{
+	(void)c;
+	(void)id;
+	(void)name;
+	return false;
+}
+
+void
+compat_closes_free(struct compat_closes *c)
+{
+	(void)c;
 }
 
 bool

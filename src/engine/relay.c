@@ -145,12 +145,6 @@ relay_next_input(struct relay *r, int in, size_t part)
 }
 
 int
-relay_flush(struct relay *r)
-{
-	return writeback_finish(&r->writeback);
-}
-
-int
 relay_sparse_end(struct relay *r)
 {
 	struct stat sb;

@@ -13,9 +13,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "tach/message.h"
 #include "tach/writeback.h"
 
 #ifndef HAVE_FDATASYNC
@@ -84,10 +89,58 @@ writeback_step(struct writeback *w, uint64_t written)
 	return 0;
 }
 
-int
-writeback_finish(struct writeback *w)
+struct writeback_flush {
+	int		 fd;
+	int		 error;		/* fdatasync's, once done */
+	int		 done[2];	/* the thread writes a byte when done */
+};
+
+static void *
+flush_run(void *arg)
 {
-	if (w->fd == -1)
-		return 0;
-	return fdatasync(w->fd);
+	struct writeback_flush *f = arg;
+
+	f->error = fdatasync(f->fd) == -1 ? errno : 0;
+	/* a pipe of its own, empty: the byte fits */
+	if (write(f->done[1], "", 1) == -1)
+		f->error = errno;
+	return NULL;
+}
+
+struct writeback_flush *
+writeback_flush(int fd)
+{
+	struct writeback_flush *f;
+	sigset_t all, old;
+	pthread_t thread;
+	int error;
+
+	if ((f = calloc(1, sizeof(*f))) == NULL || pipe(f->done) == -1)
+		report_err(1, "the last flush");
+	(void)fcntl(f->done[0], F_SETFD, FD_CLOEXEC);
+	(void)fcntl(f->done[1], F_SETFD, FD_CLOEXEC);
+	f->fd = fd;
+	/* signals go to the main thread, which draws and may stop */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	error = pthread_create(&thread, NULL, flush_run, f);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (error != 0)
+		report_errc(1, error, "a thread for the last flush");
+	(void)pthread_detach(thread);
+	return f;
+}
+
+bool
+writeback_flushed(struct writeback_flush *f, double seconds, int *error)
+{
+	struct pollfd p = { .fd = f->done[0], .events = POLLIN };
+
+	if (poll(&p, 1, (int)(seconds * 1000)) != 1)
+		return false;
+	*error = f->error;
+	close(f->done[0]);
+	close(f->done[1]);
+	free(f);
+	return true;
 }

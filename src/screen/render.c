@@ -606,7 +606,7 @@ render_line(const struct render_state *s, int width,
 /* -F's tokens: the letter, the long name, and what the field is. */
 enum token { T_TEXT, T_BAR, T_TIMER, T_ETA, T_FINETA, T_RATE, T_AVERAGE,
     T_RATE_IN, T_RATE_OUT, T_BYTES, T_BUFFER, T_NAME, T_PERCENT, T_LAST,
-    T_LINE };
+    T_LINE, T_RATIO };
 
 static const struct {
 	char		 letter;
@@ -620,6 +620,7 @@ static const struct {
 	{ 'b', "bytes", T_BYTES }, { 'T', "buffer-percent", T_BUFFER },
 	{ 'N', "name", T_NAME }, { '%', "%", T_PERCENT },
 	{ 'A', "last-written", T_LAST }, { 'L', "previous-line", T_LINE },
+	{ '\0', "ratio", T_RATIO },
 };
 
 /*
@@ -685,7 +686,7 @@ render_format_sees(const char *format)
 		p++;
 		t = token_at(&p);
 		seen |= t == T_LAST ? RENDER_SEES_LAST : t == T_LINE ?
-		    RENDER_SEES_LINE : 0;
+		    RENDER_SEES_LINE : t == T_RATIO ? RENDER_SEES_RATIO : 0;
 		if (t == T_TEXT && *p != '\0')
 			p++;
 	}
@@ -700,7 +701,10 @@ render_format_seen(const char *format, unsigned seen, char *msg,
 
 	if ((sees & ~seen) == 0)
 		return true;
-	if (!(seen & RENDER_SEES_LINE))
+	if ((sees & ~seen) & RENDER_SEES_RATIO)
+		snprintf(msg, msglen, "%%{ratio} is cmd's output over its "
+		    "input: give -M out or -M both, and a command");
+	else if (!(seen & RENDER_SEES_LINE))
 		snprintf(msg, msglen, "%s shows the bytes written, which tach "
 		    "sees only in line mode (--line-mode, -0); elsewhere they "
 		    "move without a copy", sees & RENDER_SEES_LAST ? "%A" :
@@ -771,6 +775,12 @@ token_text(const struct render_state *s, enum token t, char *buf,
 		break;
 	case T_PERCENT:
 		snprintf(buf, len, "%%");
+		break;
+	case T_RATIO:
+		if (s->ratio_known)
+			snprintf(buf, len, "%5.3f", s->ratio);
+		else
+			snprintf(buf, len, "-.---");
 		break;
 	default:
 		break;
@@ -897,6 +907,12 @@ token_number(const struct render_state *s, bool size_known, enum token t,
 	case T_BUFFER:
 		if (s->waiting >= 0)
 			snprintf(buf, len, "%d", s->waiting);
+		else
+			snprintf(buf, len, "-");
+		break;
+	case T_RATIO:
+		if (s->ratio_known)
+			snprintf(buf, len, "%.6f", s->ratio);
 		else
 			snprintf(buf, len, "-");
 		break;

@@ -382,7 +382,9 @@ report_numeric(const struct reporter *r, const struct report_line *l)
 
 	if (l->numeric_pid)
 		fprintf(stderr, "%ld ", l->pid);
-	if (l->numeric_fd)
+	if (l->numeric_fd && l->whole)
+		fputs("all ", stderr);
+	else if (l->numeric_fd)
 		fprintf(stderr, "%d ", l->fd);
 	render_numeric(&l->state, l->size_known, r->format != NULL ?
 	    r->format : "%p", r->caps.utf8, line, sizeof(line));
@@ -406,9 +408,31 @@ json_whose(const struct report_line *l)
 		text_json(stderr, l->command);
 		fputc(',', stderr);
 	}
-	fprintf(stderr, "\"fd\":%d,\"path\":", l->fd);
+	/* a whole copy's path is its first source, and no descriptor's */
+	if (!l->whole)
+		fprintf(stderr, "\"fd\":%d,", l->fd);
+	fputs("\"path\":", stderr);
 	text_json(stderr, l->path);
 	fputc(',', stderr);
+}
+
+/* -M's side, -d's whole copy, a disk's own count: where they apply. */
+static void
+json_extras(const struct report_line *l)
+{
+	if (l->side != NULL)
+		fprintf(stderr, "\"side\":\"%s\",", l->side);
+	if (l->whole && l->files_known)
+		fprintf(stderr, "\"whole\":true,\"files\":%llu,",
+		    (unsigned long long)l->files);
+	else if (l->whole)
+		fputs("\"whole\":true,\"files\":null,", stderr);
+	if (l->whole)
+		fprintf(stderr, "\"files_total\":%llu,",
+		    (unsigned long long)l->files_total);
+	if (l->on_device_known)
+		fprintf(stderr, "\"on_device\":%llu,",
+		    (unsigned long long)l->on_device);
 }
 
 /* Several -o: each output's bytes and rate; --hash: the digests. */
@@ -451,6 +475,7 @@ report_json(const struct report_line *l)
 
 	fputc('{', stderr);
 	json_whose(l);
+	json_extras(l);
 	/* in line mode the rates, size and percentage count lines */
 	fprintf(stderr, "\"elapsed\":%.3f,\"bytes\":%llu,", s->elapsed,
 	    (unsigned long long)l->bytes);

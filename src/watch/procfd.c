@@ -59,6 +59,7 @@ procfd_take(struct procfd_file **files, size_t *n, size_t *room,
 	f->ino = e->ino;
 	f->offset = e->offset > 0 ? (uint64_t)e->offset : 0;
 	f->size = e->kind == PROCFD_REGULAR ? e->size : 0;
+	f->disk = 0;	/* the disks' counters are read on Linux only */
 	f->writing = e->writable && !e->readable;
 	f->writable = e->writable;
 	return 0;
@@ -138,3 +139,24 @@ procfd_match(struct procfd_named **found, size_t *n, size_t *room,
 	}
 	return 0;
 }
+
+#ifndef __linux__
+/* Only Linux's /proc is read for these yet: elsewhere -d has no whole copy. */
+int
+procfd_read_bytes(pid_t pid, uint64_t *bytes)
+{
+	(void)pid;
+	*bytes = 0;
+	return ENOSYS;
+}
+
+int
+procfd_command(pid_t pid, char ***argv, int *argc, char **cwd)
+{
+	(void)pid;
+	*argv = NULL;
+	*argc = 0;
+	*cwd = NULL;
+	return ENOSYS;
+}
+#endif

@@ -4,7 +4,8 @@
  *
  * procfd on Linux: /proc/PID/fd names each descriptor's file (stat(2)
  * through the link needs no open) and /proc/PID/fdinfo/FD its position and
- * open flags; a disk's size comes from /sys/dev/block.
+ * open flags; a disk's size comes from /sys/dev/block; /proc/PID/io,
+ * cmdline and cwd tell a whole copy.
  */
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -116,6 +117,8 @@ add(pid_t pid, int fd, struct procfd_file **files, size_t *n, size_t *room)
 	f->offset = pos;
 	f->size = S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size :
 	    disk_size(sb.st_rdev);
+	f->disk = S_ISREG(sb.st_mode) ? (uint64_t)sb.st_dev :
+	    (uint64_t)sb.st_rdev;
 	f->writing = (flags & O_ACCMODE) == O_WRONLY;
 	f->writable = (flags & O_ACCMODE) != O_RDONLY;
 	return 0;
@@ -221,5 +224,94 @@ procfd_find(const char *const *names, size_t nnames,
 			error = 0;
 	}
 	closedir(dir);
+	return error;
+}
+
+int
+procfd_read_bytes(pid_t pid, uint64_t *bytes)
+{
+	char path[64], buf[512];
+	int error;
+
+	snprintf(path, sizeof(path), "/proc/%d/io", (int)pid);
+	if (!slurp(path, buf, sizeof(buf), &error))
+		return error == ENOENT ? ESRCH : error;
+	return procparse_io(buf, bytes) ? 0 : EINVAL;
+}
+
+/* All of f, however long, with room for one more byte: its length. */
+static ssize_t
+read_all(FILE *f, char **text, size_t *room)
+{
+	size_t len = 0, got;
+	char *more;
+
+	do {
+		if (*room - len < 4096) {
+			if ((more = realloc(*text, *room + 65536)) == NULL)
+				return -1;
+			*text = more;
+			*room += 65536;
+		}
+		got = fread(*text + len, 1, *room - len - 1, f);
+		len += got;
+	} while (got > 0);
+	return (ssize_t)len;
+}
+
+/* /proc/PID/cmdline's arguments, each NUL-ended, into argv's one block. */
+static int
+split_command(const char *text, size_t len, char ***argv, int *argc)
+{
+	char **v, *copy;
+	int n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += text[i] == '\0';
+	if ((v = malloc((size_t)(n + 1) * sizeof(*v) + len)) == NULL)
+		return ENOMEM;
+	copy = (char *)(v + n + 1);
+	memcpy(copy, text, len);
+	for (int i = 0; i < n; i++) {
+		v[i] = copy;
+		copy += strlen(copy) + 1;
+	}
+	v[n] = NULL;
+	*argv = v;
+	*argc = n;
+	return 0;
+}
+
+int
+procfd_command(pid_t pid, char ***argv, int *argc, char **cwd)
+{
+	char path[64], dir[PATH_MAX], *text = NULL;
+	size_t room = 0;
+	ssize_t len;
+	FILE *f;
+	int error;
+
+	snprintf(path, sizeof(path), "/proc/%d/cwd", (int)pid);
+	if ((len = readlink(path, dir, sizeof(dir) - 1)) == -1)
+		return errno == ENOENT ? ESRCH : errno;
+	dir[len] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return errno == ENOENT ? ESRCH : errno;
+	len = read_all(f, &text, &room);
+	fclose(f);
+	if (len <= 0) {
+		free(text);
+		return len == 0 ? ESRCH : ENOMEM;
+	}
+	/* a last argument without its NUL (a process that rewrote it) */
+	if (text[len - 1] != '\0')
+		text[len++] = '\0';
+	error = split_command(text, (size_t)len, argv, argc);
+	free(text);
+	if (error == 0 && (*cwd = strdup(dir)) == NULL) {
+		free(*argv);
+		error = ENOMEM;
+	}
 	return error;
 }

@@ -82,3 +82,76 @@ procparse_fdinfo(const char *text, uint64_t *pos, int *flags)
 	*flags = (int)fl;
 	return true;
 }
+
+bool
+procparse_io(const char *text, uint64_t *rchar)
+{
+	unsigned long long v;
+
+	if (!field(text, "rchar:", 10, &v))
+		return false;
+	*rchar = v;
+	return true;
+}
+
+/* The command's name, its path's last part. */
+static const char *
+command_name(const char *argv0)
+{
+	const char *slash = strrchr(argv0, '/');
+
+	return slash != NULL ? slash + 1 : argv0;
+}
+
+/* name, its "=VALUE" or the next argument: what one option takes. */
+static bool
+option_is(const char *arg, const char *name, bool *joined)
+{
+	size_t len = strlen(name);
+
+	if (strncmp(arg, name, len) != 0 ||
+	    (arg[len] != '\0' && arg[len] != '='))
+		return false;
+	*joined = arg[len] == '=';
+	return true;
+}
+
+void
+procparse_sources(const char *const *argv, int argc, enum procparse_arg *kind)
+{
+	static const char *const last_is_target[] = { "cp", "mv", "rsync",
+	    "scp", "install" };
+	const char *name = argc > 0 ? command_name(argv[0]) : "";
+	bool options = true, target = false, tar, joined;
+	int last = -1;
+
+	tar = strcmp(name, "tar") == 0 || strcmp(name, "bsdtar") == 0;
+	for (int i = 0; i < argc; i++) {
+		kind[i] = PROCPARSE_OPTION;
+		if (i == 0)
+			continue;
+		if (options && strcmp(argv[i], "--") == 0) {
+			options = false;
+			continue;
+		}
+		if (!options || argv[i][0] != '-' || argv[i][1] == '\0') {
+			kind[i] = PROCPARSE_OPERAND;
+			last = i;
+			continue;
+		}
+		if (strcmp(argv[i], "-t") == 0 ||
+		    option_is(argv[i], "--target-directory", &joined)) {
+			target = true;
+			if ((strcmp(argv[i], "-t") == 0 || !joined) &&
+			    i + 1 < argc)
+				kind[++i] = PROCPARSE_TARGET;
+		} else if (tar && (strcmp(argv[i], "-C") == 0 ||
+		    (option_is(argv[i], "--directory", &joined) && !joined)) &&
+		    i + 1 < argc)
+			kind[++i] = PROCPARSE_BASE;
+	}
+	for (size_t k = 0; !target && last > 0 &&
+	    k < sizeof(last_is_target) / sizeof(last_is_target[0]); k++)
+		if (strcmp(name, last_is_target[k]) == 0)
+			kind[last] = PROCPARSE_TARGET;
+}

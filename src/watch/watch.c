@@ -32,6 +32,7 @@
 #include "tach/text.h"
 #include "tach/watch.h"
 #include "tach/watchmatch.h"
+#include "tach/whole.h"
 
 /* A file seen in the process, followed from the sample it first showed in. */
 struct watched {
@@ -55,6 +56,10 @@ struct watched {
 	bool			 growing;	/* its size grew at this sample */
 	double			 seen_at;	/* its latest sample */
 	char			 note[48];	/* its last line's, or "" */
+	bool			 disk;		/* written, to a disk that */
+	uint64_t		 disk_base;	/* had written this then, */
+	uint64_t		 on_device;	/* and this since */
+	char			 device[48];	/* "on device 1.20 GiB" */
 };
 
 /* A process watched: its files, and what tells it from a later one. */
@@ -69,6 +74,13 @@ struct proc {
 	int			 hold;		/* procfd_hold's, or -1 */
 	bool			 told_none;	/* "no file open" said */
 	int			 ended;		/* an enum end, once it ended */
+	struct whole		*whole;		/* its whole copy, or NULL */
+	bool			 whole_final;	/* none to look for again */
+	double			 whole_at;	/* when last looked for */
+	double			 whole_since;	/* when found */
+	struct meter		 whole_meter;
+	double			 whole_rate_max;
+	char			*whole_label;	/* its line's, as last drawn */
 };
 
 struct watch {
@@ -118,6 +130,26 @@ size_of(const struct watched *w)
 	return w->file.writing || w->grown ? 0 : w->file.size;
 }
 
+/*
+ * A file written to a disk, or on one: what the disk's own counters say
+ * it has written since the file was first seen (every writer's), for the
+ * line's note; NULL where they cannot be read.
+ */
+static const char *
+on_device(const struct watch *ws, struct watched *w)
+{
+	char amount[32];
+	uint64_t now;
+
+	if (!w->disk || compat_disk_written(w->file.disk, &now) != 0)
+		return NULL;
+	w->on_device = now > w->disk_base ? now - w->disk_base : 0;
+	render_amount((double)w->on_device, ws->opts->byte_unit, amount,
+	    sizeof(amount));
+	snprintf(w->device, sizeof(w->device), "on device %s", amount);
+	return w->device;
+}
+
 static void
 file_state(const struct watch *ws, struct watched *w, double now, bool final,
     struct render_state *s)
@@ -137,9 +169,85 @@ file_state(const struct watch *ws, struct watched *w, double now, bool final,
 	line_state(&src, &w->rate_max, s);
 	s->one_look = ws->opts->once;
 	s->whose_file = true;
-	s->note = final && w->note[0] != '\0' ? w->note : NULL;
+	s->note = final && w->note[0] != '\0' ? w->note : on_device(ws, w);
 	if (clock_gettime(CLOCK_REALTIME, &wall) == 0)
 		s->wall = (double)wall.tv_sec;
+}
+
+/*
+ * A whole copy's line: the bytes done over every file, against the
+ * tree's size, and its files done (where it was watched from the start).
+ */
+static void
+whole_state(const struct watch *ws, struct proc *p, double now, bool final,
+    struct render_state *s)
+{
+	const struct whole *w = p->whole;
+	char text[PATH_MAX + 160], files[96];
+	struct line_source src = { .meter = &p->whole_meter,
+	    .progress = &p->whole_meter, .eta_size = w->tree.size,
+	    .count = w->done, .done = w->done, .size = w->tree.size,
+	    .unit = ws->opts->byte_unit, .window = ws->opts->average_window,
+	    .elapsed = now - p->whole_since, .gauge = ws->opts->gauge,
+	    .final = final, .phase = ws->phase, .name = ws->opts->name };
+	size_t n;
+
+	/* --once: the files closed before its one look are not known */
+	n = w->nroots > 1 ? (size_t)snprintf(files, sizeof(files), " +%zu",
+	    w->nroots - 1) : 0;
+	files[n] = '\0';
+	if (w->files_known && !ws->opts->once)
+		snprintf(files + n, sizeof(files) - n, ", %llu/%llu files",
+		    (unsigned long long)(w->files < w->tree.files ? w->files :
+		    w->tree.files), (unsigned long long)w->tree.files);
+	else
+		snprintf(files + n, sizeof(files) - n, ", %llu files",
+		    (unsigned long long)w->tree.files);
+	if (p->name != NULL)
+		snprintf(text, sizeof(text), "%s %d: all of %s%s", p->name,
+		    (int)p->pid, w->root, files);
+	else if (ws->several)
+		snprintf(text, sizeof(text), "%d: all of %s%s", (int)p->pid,
+		    w->root, files);
+	else
+		snprintf(text, sizeof(text), "all of %s%s", w->root, files);
+	free(p->whole_label);
+	p->whole_label = report_label(ws->opts->name, text, ws->opts->prefix);
+	src.prefix = p->whole_label;
+	line_state(&src, &p->whole_rate_max, s);
+	s->one_look = ws->opts->once;
+	s->whose_file = true;
+}
+
+/*
+ * Looks for p's whole copy (-l @DIR's, or its command line's sources):
+ * at its first sample, then once a second until found, for a process
+ * watched before it exec(2)s its copy tool.
+ */
+static void
+find_whole(struct watch *ws, struct proc *p, double now)
+{
+	if (p->whole != NULL || p->whole_final || (p->whole_at > 0 &&
+	    now - p->whole_at < 1))
+		return;
+	p->whole_at = now;
+	p->whole = whole_open(p->pid, ws->opts->size_file, &p->whole_final);
+	p->whole_since = now;
+	meter_init(&p->whole_meter, ws->opts->average_window);
+}
+
+/* A sample of p's whole copy: its files closed, its bytes read. */
+static void
+sample_whole(struct proc *p, double now)
+{
+	uint64_t read;
+	int error;
+
+	if (p->whole == NULL)
+		return;
+	error = procfd_read_bytes(p->pid, &read);
+	whole_sample(p->whole, error, read);
+	meter_update(&p->whole_meter, now - p->whole_since, p->whole->done);
 }
 
 /* "fd N (path)", and the process by name: which file a message is about. */
@@ -174,14 +282,14 @@ file_stats(struct watch *ws, struct proc *p, struct watched *w, double now)
 	    ws->opts->byte_unit);
 }
 
-/* The files of every process: the block's lines. */
+/* The files of every process, and their whole copies: the block's lines. */
 static size_t
 all_files(const struct watch *ws)
 {
 	size_t total = 0;
 
 	for (size_t i = 0; i < ws->nprocs; i++)
-		total += ws->procs[i].n;
+		total += ws->procs[i].n + (ws->procs[i].whole != NULL);
 	return total;
 }
 
@@ -200,16 +308,23 @@ lines_room(struct watch *ws)
 	ws->nlines = total;
 }
 
-/* The block: one line a file, stacked, process after process. */
+/*
+ * The block: one line a file, stacked, process after process, each one's
+ * whole copy above its files.
+ */
 static void
 draw(struct watch *ws, double now, bool final)
 {
 	size_t k = 0;
 
-	for (size_t i = 0; i < ws->nprocs; i++)
+	for (size_t i = 0; i < ws->nprocs; i++) {
+		if (ws->procs[i].whole != NULL)
+			whole_state(ws, &ws->procs[i], now, final,
+			    &ws->lines[k++]);
 		for (size_t j = 0; j < ws->procs[i].n; j++)
 			file_state(ws, &ws->procs[i].files[j], now, final,
 			    &ws->lines[k++]);
+	}
 	report_draw(ws->out, ws->lines, k);
 }
 
@@ -238,6 +353,39 @@ emit_file(struct watch *ws, struct proc *p, struct watched *w, double now,
 	l.between_samples = end != END_NONE && w->samples < 2;
 	l.sample_age = end != END_NONE && w->note[0] != '\0' ?
 	    now - w->seen_at : -1;
+	l.on_device_known = w->disk;
+	l.on_device = w->on_device;
+	if (ws->opts->numeric)
+		report_numeric(ws->out, &l);
+	if (ws->opts->json)
+		report_json(&l);
+}
+
+/* The whole copy's -n and JSON output, at a tick or at its end. */
+static void
+emit_whole(struct watch *ws, struct proc *p, double now, enum end end)
+{
+	struct report_line l;
+
+	if (p->whole == NULL || now - ws->origin < ws->opts->delay)
+		return;
+	memset(&l, 0, sizeof(l));
+	whole_state(ws, p, now, end != END_NONE, &l.state);
+	l.bytes = l.state.count;
+	l.size_known = true;
+	l.result = ends[end];
+	l.pid = (long)p->pid;
+	l.command = p->name;
+	l.fd = -1;
+	l.path = p->whole->root;
+	l.numeric_fd = true;
+	l.numeric_pid = ws->names != NULL || ws->several;
+	l.sample_age = -1;
+	l.whole = true;
+	l.files = p->whole->files < p->whole->tree.files ? p->whole->files :
+	    p->whole->tree.files;
+	l.files_known = p->whole->files_known && !ws->opts->once;
+	l.files_total = p->whole->tree.files;
 	if (ws->opts->numeric)
 		report_numeric(ws->out, &l);
 	if (ws->opts->json)
@@ -307,6 +455,8 @@ start(struct watch *ws, struct proc *p, struct watched *w,
 	w->rates.last_t = now;
 	w->first = f->offset;
 	w->position = f->offset;
+	w->disk = f->writable && f->disk != 0 &&
+	    compat_disk_written(f->disk, &w->disk_base) == 0;
 	w->seen_at = now;
 	w->present = true;
 	w->samples = 1;
@@ -482,8 +632,11 @@ sample_proc(struct watch *ws, struct proc *p, double now)
 	size_t n;
 	int error;
 
-	if ((error = procfd_list(p->pid, p->fd, &got, &n)) != 0)
+	/* the files it closed as it ended count too */
+	if ((error = procfd_list(p->pid, p->fd, &got, &n)) != 0) {
+		sample_whole(p, now);
 		return error;
+	}
 	if (!same_process(p)) {
 		procfd_free(got, n);
 		return ESRCH;
@@ -499,6 +652,9 @@ sample_proc(struct watch *ws, struct proc *p, double now)
 	merge(ws, p, got, n, now);
 	procfd_free(got, n);
 	follow_output(p);
+	if (p->fd < 0)
+		find_whole(ws, p, now);
+	sample_whole(p, now);
 	for (size_t j = 0; j < p->n; j++)
 		if (p->files[j].samples > 1 && p->files[j].seen_at == now)
 			meter_update(&p->files[j].meter,
@@ -514,7 +670,16 @@ report(struct watch *ws)
 {
 	char size[32], who[4 * PATH_MAX + 64];
 
-	for (size_t i = 0; i < ws->nprocs; i++)
+	for (size_t i = 0; i < ws->nprocs; i++) {
+		const struct whole *all = ws->procs[i].whole;
+
+		if (all != NULL)
+			report_info("%d: all of %s: at %llu of %llu bytes, "
+			    "%llu files closed of %llu", (int)ws->procs[i].pid,
+			    text_safe(all->root), (unsigned long long)all->done,
+			    (unsigned long long)all->tree.size,
+			    (unsigned long long)all->files,
+			    (unsigned long long)all->tree.files);
 		for (size_t j = 0; j < ws->procs[i].n; j++) {
 			const struct watched *w = &ws->procs[i].files[j];
 
@@ -527,6 +692,16 @@ report(struct watch *ws)
 			    file_whose(&ws->procs[i], w, who, sizeof(who)),
 			    (unsigned long long)w->position, size);
 		}
+	}
+}
+
+static void
+free_whole(struct proc *p)
+{
+	whole_free(p->whole);
+	free(p->whole_label);
+	p->whole = NULL;
+	p->whole_label = NULL;
 }
 
 /* A process's end: its files' last outputs; it leaves the list. */
@@ -535,8 +710,10 @@ drop(struct watch *ws, size_t i, double now, enum end end)
 {
 	struct proc *p = &ws->procs[i];
 
+	emit_whole(ws, p, now, end);
 	while (p->n > 0)
 		forget(ws, p, 0, now, end);
+	free_whole(p);
 	free(p->files);
 	if (p->hold >= 0)
 		close(p->hold);
@@ -618,6 +795,7 @@ add_proc(struct watch *ws, pid_t pid, int fd, const char *name, double now)
 	if ((error = sample_proc(ws, p, now)) != 0) {
 		if (p->hold >= 0)
 			close(p->hold);
+		free_whole(p);
 		free(p->files);
 		ws->nprocs--;
 	}
@@ -697,6 +875,7 @@ frame(struct watch *ws, double now)
 	for (size_t i = 0; i < ws->nprocs; i++) {
 		struct proc *p = &ws->procs[i];
 
+		emit_whole(ws, p, now, END_NONE);
 		for (size_t j = 0; j < p->n; j++)
 			emit_file(ws, p, &p->files[j], now, END_NONE);
 	}
@@ -714,7 +893,7 @@ frame(struct watch *ws, double now)
 		struct proc *p = &ws->procs[i];
 
 		if (p->n == 0 && !p->told_none && ws->out->active &&
-		    p->name == NULL)
+		    p->name == NULL && p->whole == NULL)
 			report_warnx("process %d has no regular file or "
 			    "disk open: waiting for one", (int)p->pid);
 		p->told_none = p->n == 0;
@@ -772,13 +951,18 @@ begin(struct watch *ws)
 static void
 leave_lines(struct watch *ws, struct proc *p, double now)
 {
-	if (p->n == 0 || !ws->out->active || now - ws->origin < ws->opts->delay)
+	size_t k = 0;
+
+	if (p->n + (p->whole != NULL) == 0 || !ws->out->active ||
+	    now - ws->origin < ws->opts->delay)
 		return;
+	if (p->whole != NULL)
+		whole_state(ws, p, now, true, &ws->lines[k++]);
 	for (size_t j = 0; j < p->n; j++) {
 		note_age(&p->files[j], now);
-		file_state(ws, &p->files[j], now, true, &ws->lines[j]);
+		file_state(ws, &p->files[j], now, true, &ws->lines[k++]);
 	}
-	report_draw(ws->out, ws->lines, p->n);
+	report_draw(ws->out, ws->lines, k);
 	report_newline(ws->out);
 }
 
@@ -839,10 +1023,12 @@ look_once(struct watch *ws)
 	if (all_files(ws) == 0)
 		report_errx(1, "-d: nothing to show: no regular file or disk "
 		    "is open in the processes watched");
-	for (size_t i = 0; i < ws->nprocs; i++)
+	for (size_t i = 0; i < ws->nprocs; i++) {
+		emit_whole(ws, &ws->procs[i], now, END_NONE);
 		for (size_t j = 0; j < ws->procs[i].n; j++)
 			emit_file(ws, &ws->procs[i], &ws->procs[i].files[j],
 			    now, END_NONE);
+	}
 	report_closing(ws->out);
 	draw(ws, now, true);
 	report_end(ws->out);
@@ -855,6 +1041,7 @@ look_once(struct watch *ws)
 			free(p->files[j].label);
 			free(p->files[j].file.path);
 		}
+		free_whole(p);
 		free(p->files);
 		if (p->hold >= 0)
 			close(p->hold);

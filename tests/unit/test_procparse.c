@@ -77,6 +77,63 @@ fdinfo(void **state)
 	assert_false(procparse_fdinfo("", &pos, &flags));
 }
 
+static void
+io(void **state)
+{
+	uint64_t rchar = 0;
+
+	(void)state;
+	assert_true(procparse_io("rchar: 123456\nwchar: 7\nsyscr: 3\n",
+	    &rchar));
+	assert_int_equal(rchar, 123456);
+	assert_false(procparse_io("wchar: 7\n", &rchar));
+	assert_false(procparse_io("rchar: x\n", &rchar));
+}
+
+/* Each argument's kind, as one letter: o option, s operand, t, b. */
+static void
+kinds(const char *want, int argc, ...)
+{
+	const char *argv[16];
+	enum procparse_arg kind[16];
+	char got[17];
+	va_list ap;
+
+	va_start(ap, argc);
+	for (int i = 0; i < argc; i++)
+		argv[i] = va_arg(ap, const char *);
+	va_end(ap);
+	procparse_sources(argv, argc, kind);
+	for (int i = 0; i < argc; i++)
+		got[i] = "ostb"[kind[i]];
+	got[argc] = '\0';
+	assert_string_equal(got, want);
+}
+
+static void
+sources(void **state)
+{
+	(void)state;
+	/* cp's and rsync's last operand is where the copy goes */
+	kinds("ooosst", 6, "cp", "-r", "-a", "a", "b", "c");
+	kinds("oost", 4, "/bin/cp", "-r", "a", "dst");
+	kinds("ost", 3, "rsync", "src/", "dst/");
+	kinds("oots", 4, "cp", "-t", "dst", "a");
+	kinds("oos", 3, "cp", "--target-directory=dst", "a");
+	kinds("oosots", 6, "mv", "-v", "dst", "--target-directory", "a",
+	    "b");
+	/* after "--", a name that starts with - is an operand */
+	kinds("oosst", 5, "cp", "--", "-a", "b", "c");
+	/* tar's and zip's operands are all sources; -C moves them */
+	kinds("oossob", 6, "tar", "-cf", "out.tar", "a", "-C", "/x");
+	kinds("oosob", 5, "bsdtar", "-c", "a", "--directory", "b");
+	kinds("ooss", 4, "zip", "-r", "out.zip", "dir");
+	/* stdin's "-" is an operand; a -t with nothing after it is none */
+	kinds("os", 2, "tar", "-");
+	kinds("oo", 2, "cp", "-t");
+	kinds("", 0);
+}
+
 int
 main(void)
 {
@@ -84,6 +141,8 @@ main(void)
 		cmocka_unit_test(stat_line),
 		cmocka_unit_test(stat_refused),
 		cmocka_unit_test(fdinfo),
+		cmocka_unit_test(io),
+		cmocka_unit_test(sources),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

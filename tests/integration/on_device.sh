@@ -1,0 +1,121 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# covers: what the disk itself has: with a block device as the output
+# (or a file on one) tach reads the disk's own counters and shows
+# "on device" beside what it handed over (JSON "on_device"); the run ends
+# when the disk has it all, the last flush drawn ("flushing"), and
+# --no-flush keeps the old end; a failed flush fails the run; -d shows
+# the same for a process writing a disk.  A loop device over a file, in
+# a mount namespace of the test's own with a /dev of its own.
+. "$(dirname "$0")/lib.sh"
+[ "$(uname)" = Linux ] || skip "the disk's counters are read from sysfs (Linux)"
+[ "$(id -u)" -eq 0 ] || skip "not root: no loop device can be made"
+need losetup unshare
+unshare -m true 2>/dev/null || skip "no mount namespace here"
+
+if [ "${1:-}" != inside ]; then
+	exec unshare -m --propagation private sh "$0" inside
+fi
+# from here on, in the namespace: /dev is ours, and goes with it
+mount -t tmpfs tmpfs /dev
+mknod /dev/loop-control c 10 237
+mknod -m 666 /dev/null c 1 3
+mknod -m 666 /dev/full c 1 7
+mknod -m 666 /dev/zero c 1 5
+mknod -m 666 /dev/urandom c 1 9
+ln -s /proc/self/fd /dev/fd
+ln -s /proc/self/fd/0 /dev/stdin
+free=$(losetup -f) || skip "no free loop device"
+mknod "$free" b 7 "${free#/dev/loop}"
+truncate -s 64M "$WORK/disk"
+losetup "$free" "$WORK/disk" || skip "losetup refused"
+dev=$free
+trap 'losetup -d "$dev"; rm -rf "$WORK"' EXIT
+trap 'exit 1' INT TERM
+
+random "$WORK/data" 40000000
+# field FILE NAME: the last number NAME has in FILE's objects
+field() { grep -o "\"$2\":[0-9]*" "$1" | tail -n 1 | sed 's/.*://'; }
+
+# A disk as the output: the run ends when the disk has every byte.
+"$TACH" --format json -f "$WORK/data" -o "$dev" 2>"$WORK/json"
+check "to a disk: exit 0 ($?)" [ $? -eq 0 ]
+check "to a disk: every byte there" cmp -n 40000000 "$WORK/data" "$dev"
+check "to a disk: the last object has on_device" \
+    grep -q '"on_device":[0-9]*,.*"final":true,"result":"complete"' \
+    "$WORK/json"
+check "on_device reached the bytes copied before the end ($(field "$WORK/json" on_device))" \
+    [ "$(field "$WORK/json" on_device)" -ge 40000000 ]
+check "and grew: some object before the last had less" sh -c \
+    "grep -o '\"on_device\":[0-9]*' '$WORK/json' | sed 's/.*://' | sort -un | head -n 1 | grep -qv '^4[0-9]\{7\}'"
+
+# The last flush is drawn; --no-flush leaves it out; -Y's is its own.
+"$TACH" --force -w 120 -f "$WORK/data" -o "$dev" 2>"$WORK/lines"
+check "the last flush is drawn" grep -q 'flushing' "$WORK/lines"
+check "beside what the disk has" grep -q 'on device' "$WORK/lines"
+"$TACH" --force -w 120 --no-flush -f "$WORK/data" -o "$dev" 2>"$WORK/lines"
+check "--no-flush: no flush drawn" sh -c "! grep -q flushing '$WORK/lines'"
+"$TACH" --force -w 120 -Y -f "$WORK/data" -o "$dev" 2>"$WORK/lines"
+check "-Y: its flush drawn" grep -q 'flushing' "$WORK/lines"
+check "--no-flush with -Y refused" sh -c \
+    "! '$TACH' --no-flush -Y -f '$WORK/data' -o /dev/null 2>/dev/null"
+
+# A flush that fails fails the run, and says so.
+if command -v strace >/dev/null; then
+	strace -f -o /dev/null -e trace=fdatasync -e inject=fdatasync:error=EIO \
+	    "$TACH" -q -f "$WORK/data" -o "$dev" 2>"$WORK/err"
+	check "a failed flush: exit 1 ($?)" [ $? -eq 1 ]
+	check "a failed flush: said" grep -q "$dev: Input/output error" \
+	    "$WORK/err"
+	strace -f -o /dev/null -e trace=fdatasync \
+	    -e inject=fdatasync:error=EIO "$TACH" -q --no-flush \
+	    -f "$WORK/data" -o "$dev" 2>"$WORK/err"
+	check "--no-flush: no flush to fail ($?)" [ $? -eq 0 ]
+fi
+
+# -d on a process writing the disk: the disk's count since tach first saw
+# the file (what it wrote before is not told apart from others' writes).
+mkfifo "$WORK/feed"
+dd if="$WORK/feed" of="$dev" bs=64k oflag=dsync 2>/dev/null &
+writer=$!
+exec 4>"$WORK/feed"
+head -c 1000000 "$WORK/data" >&4
+"$TACH" -d "$writer" --format json -i 0.05 2>"$WORK/json" 4>&- &
+watcher=$!
+on_device_at_least() {
+	grep "\"path\":\"$dev\"" "$WORK/json" >"$WORK/dd.json"
+	[ "$(field "$WORK/dd.json" on_device)" -ge "$1" ] 2>/dev/null
+}
+check "-d: the file written is seen, with the disk's count" \
+    wait_until 60 on_device_at_least 0
+head -c 3000000 "$WORK/data" >&4
+check "-d: what the disk wrote since (dd's dsync: as dd writes)" \
+    wait_until 60 on_device_at_least 3000000
+head -c 2000000 "$WORK/data" >&4
+check "-d: and it grows" wait_until 60 on_device_at_least 5000000
+exec 4>&-
+wait "$writer"
+wait "$watcher"
+
+# A file on the disk: its counters too.
+if command -v mkfs.ext2 >/dev/null && mkfs.ext2 -q "$dev" 2>/dev/null; then
+	mkdir "$WORK/mnt"
+	mount "$dev" "$WORK/mnt"
+	"$TACH" --format json -f "$WORK/data" -o "$WORK/mnt/copy" \
+	    2>"$WORK/json"
+	check "a file on a disk: on_device" grep -q '"on_device":[0-9]*,.*"final":true' \
+	    "$WORK/json"
+	check "a file is not flushed unless asked (-Y)" \
+	    sh -c "! '$TACH' --force -w 120 -f '$WORK/data' -o '$WORK/mnt/copy' 2>&1 | grep -q flushing"
+	umount "$WORK/mnt"
+fi
+
+# No disk (a pipe, a tmpfs file): no count claimed.
+"$TACH" --format json -f "$WORK/data" -o "$WORK/copy" 2>"$WORK/json"
+if [ "$(stat -f -c %T "$WORK")" = tmpfs ]; then
+	check "a file in memory: no on_device" sh -c \
+	    "! grep -q on_device '$WORK/json'"
+fi
+"$TACH" --format json -f "$WORK/data" 2>"$WORK/json" | cat >/dev/null
+check "a pipe: no on_device" sh -c "! grep -q on_device '$WORK/json'"
+
+done_testing
