@@ -114,18 +114,17 @@ on_device(struct display *d, double t, struct report_line *l, char *note,
     size_t notelen)
 {
 	struct render_state *s = &l->state;
-	char amount[32];
-	uint64_t now, left;
+	char amount[32], seen[48];
+	bool known = line_disk_note(&d->disk, d->byte_unit, seen,
+	    sizeof(seen));
+	uint64_t left = l->bytes > d->disk.written ?
+	    l->bytes - d->disk.written : 0;
 
-	if (d->disk && compat_disk_written(d->disk_dev, &now) == 0 &&
-	    now >= d->disk_base) {
-		d->on_device = now - d->disk_base;
-		meter_update(&d->disk_meter, t, d->on_device);
-	}
-	l->on_device_known = d->disk;
-	l->on_device = d->on_device;
-	if (d->flushing && d->disk) {
-		left = l->bytes > d->on_device ? l->bytes - d->on_device : 0;
+	l->on_device_known = known;
+	l->on_device = d->disk.written;
+	if (known)
+		meter_update(&d->disk_meter, t, d->disk.written);
+	if (d->flushing && known) {
 		render_amount((double)left, d->byte_unit, amount,
 		    sizeof(amount));
 		snprintf(note, notelen, "flushing %s", amount);
@@ -133,10 +132,9 @@ on_device(struct display *d, double t, struct report_line *l, char *note,
 		s->rate = meter_rate(&d->disk_meter, METER_RATE_WINDOW);
 	} else if (d->flushing)
 		s->note = "flushing";
-	else if (d->disk && s->note == NULL) {
-		render_amount((double)d->on_device, d->byte_unit, amount,
-		    sizeof(amount));
-		snprintf(note, notelen, "on device %s", amount);
+	else if (known && s->note == NULL) {
+		/* a slow side's note, a bottleneck, says more */
+		snprintf(note, notelen, "%s", seen);
 		s->note = note;
 	}
 }
@@ -263,6 +261,28 @@ reader_started(struct display *d, bool final)
  * The state now, fed to every form of output asked for: a tick, or the
  * closing one with its outcome.
  */
+/* What is kept of each line whether it is drawn or not (-q, -D). */
+static void
+keep_line(struct display *d, double t, bool final,
+    const struct report_line *l)
+{
+	if (d->stats)
+		stats_interval(&d->rates, d->interval, t, l->state.count,
+		    final);
+	/* a row an instant, not a redraw's */
+	if (d->log != NULL && (final || t > d->logged_at)) {
+		d->logged_at = t;
+		if (!report_csv(d->log, l)) {
+			report_warn("--log %s", text_safe(d->log_name));
+			d->log = NULL;
+			d->log_failed = true;
+		}
+	}
+	/* -U's store is not the copy: its end is not the copy's */
+	if (!final || !d->storing)
+		control_publish(l);
+}
+
 static double
 emit(struct display *d, bool final, enum display_outcome outcome,
     const char *reason)
@@ -288,21 +308,7 @@ emit(struct display *d, bool final, enum display_outcome outcome,
 		if (d->monitor == MONITOR_OUT)
 			first = &out;
 	}
-	if (d->stats)
-		stats_interval(&d->rates, d->interval, t, first->state.count,
-		    final);
-	/* a row whatever is drawn (-q, -D), one an instant (not a redraw's) */
-	if (d->log != NULL && (final || t > d->logged_at)) {
-		d->logged_at = t;
-		if (!report_csv(d->log, first)) {
-			report_warn("--log %s", text_safe(d->log_name));
-			d->log = NULL;
-			d->log_failed = true;
-		}
-	}
-	/* -U's store is not the copy: its end is not the copy's */
-	if (!final || !d->storing)
-		control_publish(first);
+	keep_line(d, t, final, first);
 	if (t < d->delay)
 		return t;
 	if (d->numeric)
@@ -481,11 +487,11 @@ display_start(struct display *d, const struct options *opts,
 	d->interval = opts->interval;
 	d->wait = opts->wait;
 	d->out_is_pipe = fstat(r->out, &sb) == 0 && S_ISFIFO(sb.st_mode);
-	if (fstat(r->out, &sb) == 0 && (S_ISBLK(sb.st_mode) ||
-	    S_ISREG(sb.st_mode))) {
-		d->disk_dev = S_ISBLK(sb.st_mode) ? (uint64_t)sb.st_rdev :
-		    (uint64_t)sb.st_dev;
-		d->disk = compat_disk_written(d->disk_dev, &d->disk_base) == 0;
+	/* the disk's counters only for a line that can show them */
+	if (!opts->quiet && fstat(r->out, &sb) == 0 &&
+	    (S_ISBLK(sb.st_mode) || S_ISREG(sb.st_mode))) {
+		line_disk_start(&d->disk, S_ISBLK(sb.st_mode) ?
+		    (uint64_t)sb.st_rdev : (uint64_t)sb.st_dev);
 	}
 	d->files_only = !can_wait(in->fd) && !can_wait(r->out);
 	d->delay = opts->delay;

@@ -14,50 +14,53 @@
 #include "tach/help.h"
 #include "tach/message.h"
 
+/*
+ * tach's usage, a form a line where a line starts with "=": each form's
+ * first, the others its continuations; as tach(1)'s SYNOPSIS.
+ */
+static const char *const usage_lines[] = {
+	"=[-0cEegKknOqSWXYz] [-A bytes] [-b size] [-D seconds] [-f file]...",
+	"[-i seconds] [-L rate] [-l length] [-M side] [-m seconds]",
+	"[-N name] [-o file]... [-P pidfile] [-p prefix] [-U file]",
+	"[-u style] [-w width] [-x where[:format]] [--force]",
+	"[-F format | --format json] [--line-mode] [--no-flush]",
+	"[--no-splice] [--stall-timeout=seconds] [--log=file] [--stats]",
+	"[--write-at=percent] [--read-at=percent] [--read-limit=rate]",
+	"[--buffer-file=path] [--hash=alg[:hex],...]",
+	"[--output-block=size [--pad]] [cmd [args ...]]",
+	"=-d [pid[:fd] | name] [-8egkn] [-D seconds] [-i seconds] [-l @dir]",
+	"[-m seconds] [-N name] [-P pidfile] [-p prefix] [-u style]",
+	"[-w width] [--force] [-F format | --format json]",
+	"[--reading | --writing] [--stats] [--wait-for | --once]",
+	"=-R pid [-F format] [-i seconds] [-k] [-L rate] [--read-limit=rate]",
+	"[-N name] [-p prefix] [-w width]",
+	"=-Q pid [-8knq] [-N name] [-p prefix] [-u style] [-w width] [--force]",
+	"[-F format | --format json]",
+};
+
 void
 help_usage(bool as_progress)
 {
-	const char *name = getprogname();
+	const char *name = getprogname(), *line;
 	int pad = (int)strlen(name);
+	bool first = true;
 
-	if (as_progress)
+	if (as_progress) {
 		fprintf(stderr,
 		    "usage: %s [-ez] [-b buffersize] [-f file] [-l length]\n"
 		    "       %*s [-p prefix] cmd [args...]\n", name, pad, "");
-	else
-		fprintf(stderr,
-		    "usage: %s [-0cEegKknOqSWXYz] [-A bytes] [-b size] "
-		    "[-D seconds] [-f file]...\n"
-		    "       %*s [-i seconds] [-L rate] [-l length] "
-		    "[-m seconds] [-N name]\n"
-		    "       %*s [-o file]... [-P pidfile] [-p prefix] [-U file] "
-		    "[-u style]\n"
-		    "       %*s [-w width] [-x where[:format]] [--force] "
-		    "[-F format | --format json]\n"
-		    "       %*s [--line-mode] [--no-splice] "
-		    "[--stall-timeout=seconds] [--log=file]\n"
-		    "       %*s [--stats] [--write-at=percent] "
-		    "[--read-at=percent]\n"
-		    "       %*s [--read-limit=rate] [--buffer-file=path] "
-		    "[--hash=alg[:hex],...]\n"
-		    "       %*s [--output-block=size [--pad]] "
-		    "[cmd [args ...]]\n"
-		    "       %s -d [pid[:fd] | name] [-8egkn] [-D seconds] "
-		    "[-i seconds] [-m seconds]\n"
-		    "       %*s [-N name] [-P pidfile] [-p prefix] [-u style] "
-		    "[-w width] [--force]\n"
-		    "       %*s [-F format | --format json] "
-		    "[--reading | --writing] [--stats]\n"
-		    "       %*s [--wait-for | --once]\n"
-		    "       %s -R pid [-F format] [-i seconds] [-k] [-L rate] "
-		    "[--read-limit=rate]\n"
-		    "       %*s [-N name] [-p prefix] [-w width]\n"
-		    "       %s -Q pid [-8knq] [-N name] [-p prefix] [-u style] "
-		    "[-w width] [--force]\n"
-		    "       %*s [-F format | --format json]\n",
-		    name, pad, "", pad, "", pad, "", pad, "", pad, "", pad, "",
-		    pad, "", name, pad, "", pad, "", pad, "", name, pad, "",
-		    name, pad, "");
+		exit(1);
+	}
+	for (size_t i = 0; i < sizeof(usage_lines) / sizeof(usage_lines[0]);
+	    i++) {
+		line = usage_lines[i];
+		if (line[0] == '=')
+			fprintf(stderr, "%s %s %s\n", first ? "usage:" :
+			    "      ", name, line + 1);
+		else
+			fprintf(stderr, "       %*s %s\n", pad, "", line);
+		first = false;
+	}
 	exit(1);
 }
 
@@ -114,14 +117,18 @@ static const char help_text[] =
     "line each;\n"
     "  -d NAME, -d             every process named NAME, or the usual "
     "copy tools;\n"
-    "                          repeat -d to watch several at once\n"
+    "                          repeat -d to watch several at once; "
+    "a tree's copy\n"
+    "                          (cp -r, tar) gets a line for all of it "
+    "above\n"
     "  -E, --skip-errors       zeros for only what cannot be read of a "
     "file or disk\n"
     "  -e, --stderr            draw on stderr in command mode\n"
     "  -F, --format FORMAT     the line's fields, pv's tokens: %p %t "
     "%e %I %r %a\n"
     "                          %b %T %N %% and %{name}, "
-    "%{rate-in} %{rate-out};\n"
+    "%{rate-in} %{rate-out},\n"
+    "                          %{ratio} (-M's out over in);\n"
     "                          or json: a JSON object each interval "
     "on stderr,\n"
     "                          messages too\n"
@@ -146,7 +153,11 @@ static const char help_text[] =
     "1MiB)\n"
     "  -l, --size SIZE         expected length of the input; @FILE: "
     "FILE's,\n"
-    "                          @DIR: what DIR holds (du -sb)\n"
+    "                          @DIR: its files' (with -d: the tree "
+    "copied)\n"
+    "  -M, --monitor SIDE      with cmd, meter its input (in), its "
+    "output (out:\n"
+    "                          tach passes it on to stdout), or both\n"
     "  -m, --average-rate-window SEC\n"
     "                          the average and the time left over "
     "the last SEC\n"
@@ -201,6 +212,9 @@ static const char help_text[] =
     "      --line-mode         count lines: the amounts, rates, -l "
     "and -S in lines\n"
     "      --no-splice         plain read/write, no zero-copy calls\n"
+    "      --no-flush          a disk as the output: end without "
+    "waiting for it\n"
+    "                          to have every byte (drawn as flushing)\n"
     "      --write-at PCT      with a buffer: start writing when it is "
     "PCT full,\n"
     "                          and again each time it ran empty (for "

@@ -729,6 +729,19 @@ monitor_arg(struct options *opts, const char *arg, char *msg, size_t msglen)
 	return false;
 }
 
+/* --output-block: a tape's block, every write exactly this long. */
+static bool
+output_block_arg(struct options *opts, const char *arg, char *msg,
+    size_t msglen)
+{
+	long long n = 0;
+	bool ok = size_arg("output block", arg, opts->si, 1,
+	    RELAY_BUFSIZE_MAX, &n, msg, msglen);
+
+	opts->output_block = (size_t)n;
+	return ok;
+}
+
 /*
  * An option with an argument: takes it and returns true, or false with
  * msg saying why the value is bad.
@@ -738,8 +751,6 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
     char *msg, size_t msglen)
 {
 	int number = number_option(opts, ch, arg, msg, msglen);
-	long long n;
-	bool ok;
 
 	if (number != -1)
 		return number;
@@ -775,10 +786,7 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
 	case OPT_HASH:
 		return hash_arg(opts, arg, msg, msglen);
 	case OPT_OUTPUT_BLOCK:
-		ok = size_arg("output block", arg, opts->si, 1,
-		    RELAY_BUFSIZE_MAX, &n, msg, msglen);
-		opts->output_block = (size_t)n;
-		return ok;
+		return output_block_arg(opts, arg, msg, msglen);
 	case 'U':
 		return path_arg("-U needs a file, or -", arg, &opts->store, msg,
 		    msglen);

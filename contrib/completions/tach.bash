@@ -19,6 +19,9 @@ _tach()
 	-u|--bar-style)
 		COMPREPLY=($(compgen -W 'block plain granular shaded' -- "$cur"))
 		return ;;
+	-M|--monitor)
+		COMPREPLY=($(compgen -W 'in out both' -- "$cur"))
+		return ;;
 	-x|--extra-display)
 		COMPREPLY=($(compgen -W 'window process window,process' -- "$cur"))
 		return ;;
@@ -33,7 +36,7 @@ _tach()
 	# after the first operand, complete the command and its arguments
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		-f|-A|-b|-D|-d|-F|-i|-L|-l|-m|-N|-o|-P|-p|-Q|-R|-U|-u|-w|-x|--average-rate-window|--bar-style|--extra-display|--file|--buffer-size|--delay-start|--watchfd|--interval|--rate-limit|--size|--name|--pidfile|--prefix|--remote|--width|--format|--stall-timeout|--write-at|--read-at|--read-limit|--buffer-file|--store-and-forward|--output|--log|--query|--last-written|--hash|--output-block)
+		-f|-A|-b|-D|-d|-F|-i|-L|-l|-M|-m|-N|-o|-P|-p|-Q|-R|-U|-u|-w|-x|--monitor|--average-rate-window|--bar-style|--extra-display|--file|--buffer-size|--delay-start|--watchfd|--interval|--rate-limit|--size|--name|--pidfile|--prefix|--remote|--width|--format|--stall-timeout|--write-at|--read-at|--read-limit|--buffer-file|--store-and-forward|--output|--log|--query|--last-written|--hash|--output-block)
 			((i++)) ;;
 		-*) ;;
 		*)
@@ -42,7 +45,7 @@ _tach()
 		esac
 	done
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W '-0 -8 -A -b -c -D -d -E -e -F -f -g -i -K -k -L -l -m -N -n
+		COMPREPLY=($(compgen -W '-0 -8 -A -b -c -D -d -E -e -F -f -g -i -K -k -L -l -M -m -N -n
 		    -O -o -P -p -Q -q -R -S -U -u -W -w -X -x -Y -z --null --bits --buffer-size= --cursor
 		    --delay-start= --watchfd= --pidfile= --remote=
 		    --skip-errors --stderr --file= --sync --line-mode
@@ -52,7 +55,7 @@ _tach()
 		    --read-limit= --buffer-file= --store-and-forward=
 		    --output= --discard --sparse --direct-io --extra-display= --query= --last-written= --si --bar-style= --gauge
 		    --average-rate-window= --log= --hash= --output-block= --pad
-		    --stats --wait-for --once
+		    --stats --wait-for --once --monitor= --no-flush
 		    --reading --writing
 		    --help --version' \
 		    -- "$cur"))

@@ -17,13 +17,13 @@ function __tach_command
                     -N --name -P --pidfile -p --prefix -R --remote -w --width \
                     -U --store-and-forward -o --output -u --bar-style \
                     -m --average-rate-window -x --extra-display -Q --query \
-                    -A --last-written \
+                    -A --last-written -M --monitor \
                     --stall-timeout --write-at --read-at --read-limit \
                     --buffer-file --log --hash --output-block
                 set -e words[1]
             case '-*'
                 # run together, the last letter's argument is the next word
-                string match -rq -- '^-[08cEegKknOqSWXYz]*[AbDdFfiLlmNoPpQRUuwx]$' $words[1]
+                string match -rq -- '^-[08cEegKknOqSWXYz]*[AbDdFfiLlMmNoPpQRUuwx]$' $words[1]
                 and set -e words[1]
             case '*'
                 break
@@ -72,6 +72,8 @@ complete -c tach -n 'not __tach_command' -l force -d 'draw even when not on a te
 complete -c tach -n 'not __tach_command' -s F -l format -x -a json -d 'the line in pv tokens, or json'
 complete -c tach -n 'not __tach_command' -l line-mode -d 'count lines'
 complete -c tach -n 'not __tach_command' -l no-splice -d 'plain read and write only'
+complete -c tach -n 'not __tach_command' -l no-flush -d 'a disk output: end without waiting for its last flush'
+complete -c tach -n 'not __tach_command' -s M -l monitor -x -a 'in out both' -d 'which side of the command to meter'
 complete -c tach -n 'not __tach_command' -l write-at -x -d 'with a buffer: start writing when it is this % full'
 complete -c tach -n 'not __tach_command' -l read-at -x -d 'with a buffer: once full, read again at this % full'
 complete -c tach -n 'not __tach_command' -l read-limit -x -d 'with a buffer: read at most this many bytes a second'

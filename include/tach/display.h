@@ -17,6 +17,7 @@
 #include "tach/digest.h"
 #include "tach/fanout.h"
 #include "tach/input.h"
+#include "tach/line.h"
 #include "tach/meter.h"
 #include "tach/options.h"
 #include "tach/relay.h"
@@ -84,11 +85,8 @@ struct display {
 	struct meter		 side_meter;	/* the bytes it passed on */
 	double			 side_rate_max;
 	char			*side_label;	/* -M both: "out"'s line */
-	bool			 disk;		/* the output is (on) a disk */
-	uint64_t		 disk_dev;	/* which, */
-	uint64_t		 disk_base;	/* its count at the start */
-	uint64_t		 on_device;	/* what it has written since */
-	struct meter		 disk_meter;	/* of on_device */
+	struct line_disk	 disk;		/* the output's, or its file's */
+	struct meter		 disk_meter;	/* of what the disk wrote */
 	struct report_hash	 hashes[DIGEST_MAX];	/* the final */
 	char			 hexes[DIGEST_MAX][DIGEST_HEX_MAX];
 };

@@ -36,4 +36,20 @@ struct line_source {
 void	line_state(const struct line_source *src, double *rate_max,
 	    struct render_state *s);
 
+/*
+ * What a disk (a disk's st_rdev, or a file's st_dev) says it has written
+ * since line_disk_start: every writer's bytes, the file system's own too.
+ */
+struct line_disk {
+	uint64_t	 dev;
+	uint64_t	 base;		/* its count at the start */
+	uint64_t	 written;	/* since, at the last look */
+	bool		 known;		/* its counters can be read */
+};
+
+void	line_disk_start(struct line_disk *disk, uint64_t dev);
+/* Looks again; "on device AMOUNT" into note, or false where not known. */
+bool	line_disk_note(struct line_disk *disk, enum render_unit unit,
+	    char *note, size_t notelen);
+
 #endif

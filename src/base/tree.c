@@ -77,7 +77,7 @@ add_dir(const char *path, int level)
 }
 
 static int
-add_file(const char *path, const struct stat *sb, int level, int base)
+keep_file(const char *path, const struct stat *sb, int level, int base)
 {
 	struct tree_dir *d = &walk.tree->dirs[walk.parents[level - 1]];
 	struct tree_file *f;
@@ -112,7 +112,7 @@ visit(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 	} else if (type == FTW_D)
 		walk.error = add_dir(path, ftw->level);
 	else if (S_ISREG(sb->st_mode) && ftw->level > 0)
-		walk.error = add_file(path, sb, ftw->level, ftw->base);
+		walk.error = keep_file(path, sb, ftw->level, ftw->base);
 	if (walk.error == 0)
 		return 0;
 	if (walk.where == NULL)

@@ -4,8 +4,10 @@
  *
  * One line's state from its meters, for a copy and a watched file alike.
  */
+#include <stdio.h>
 #include <string.h>
 
+#include "tach/compat.h"
 #include "tach/line.h"
 
 void
@@ -35,4 +37,29 @@ line_state(const struct line_source *src, double *rate_max,
 	s->final = src->final;
 	s->phase = src->phase;
 	s->waiting = -1;
+}
+
+void
+line_disk_start(struct line_disk *disk, uint64_t dev)
+{
+	memset(disk, 0, sizeof(*disk));
+	disk->dev = dev;
+	disk->known = compat_disk_written(dev, &disk->base) == 0;
+}
+
+bool
+line_disk_note(struct line_disk *disk, enum render_unit unit, char *note,
+    size_t notelen)
+{
+	char amount[32];
+	uint64_t now;
+
+	if (!disk->known)
+		return false;
+	/* a counter that fails once keeps its last look */
+	if (compat_disk_written(disk->dev, &now) == 0)
+		disk->written = now > disk->base ? now - disk->base : 0;
+	render_amount((double)disk->written, unit, amount, sizeof(amount));
+	snprintf(note, notelen, "on device %s", amount);
+	return true;
 }

@@ -722,14 +722,36 @@ rate_of(const struct render_state *s, enum token t)
 	    s->rate;
 }
 
+/* %I: when the copy should end, by the clock on the wall. */
+static void
+finish_time(const struct render_state *s, char *buf, size_t len)
+{
+	char when_text[32];
+	time_t when;
+	struct tm tm;
+
+	/* within a year: further on, a time of day says little */
+	if (s->eta >= 0 && s->eta < 366 * 86400.0 && !s->final &&
+	    s->wall > 0 && s->wall < 1e11) {
+		when = (time_t)(s->wall + ceil(s->eta));
+		/* past six hours the day matters too, as pv says */
+		if (localtime_r(&when, &tm) != NULL &&
+		    strftime(when_text, sizeof(when_text), s->eta > 6 * 3600.0 ?
+		    "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm) > 0) {
+			snprintf(buf, len, "FIN %19s", when_text);
+			return;
+		}
+	}
+	/* as wide as the date form, so that nothing after it moves */
+	snprintf(buf, len, "FIN %19s", "--:--:--");
+}
+
 /* A token's text, for all but the bar; "" when it has none. */
 static void
 token_text(const struct render_state *s, enum token t, char *buf,
     size_t len)
 {
 	char num[32];
-	time_t when;
-	struct tm tm;
 
 	buf[0] = '\0';
 	switch (t) {
@@ -743,20 +765,7 @@ token_text(const struct render_state *s, enum token t, char *buf,
 		snprintf(buf, len, "ETA %*s", time_cols(s), num);
 		break;
 	case T_FINETA:
-		/* within a year: further on, a time of day says little */
-		if (s->eta >= 0 && s->eta < 366 * 86400.0 && !s->final &&
-		    s->wall > 0 && s->wall < 1e11) {
-			when = (time_t)(s->wall + ceil(s->eta));
-			/* past six hours the day matters too, as pv says */
-			if (localtime_r(&when, &tm) != NULL &&
-			    strftime(num, sizeof(num), s->eta > 6 * 3600.0 ?
-			    "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm) > 0) {
-				snprintf(buf, len, "FIN %19s", num);
-				break;
-			}
-		}
-		/* as wide as the date form, so that nothing after it moves */
-		snprintf(buf, len, "FIN %19s", "--:--:--");
+		finish_time(s, buf, len);
 		break;
 	case T_RATE:
 	case T_AVERAGE:

@@ -416,7 +416,7 @@ json_whose(const struct report_line *l)
 	fputc(',', stderr);
 }
 
-/* -M's side, -d's whole copy, a disk's own count: where they apply. */
+/* -M's side and -d's whole copy, where they apply. */
 static void
 json_extras(const struct report_line *l)
 {
@@ -430,9 +430,6 @@ json_extras(const struct report_line *l)
 	if (l->whole)
 		fprintf(stderr, "\"files_total\":%llu,",
 		    (unsigned long long)l->files_total);
-	if (l->on_device_known)
-		fprintf(stderr, "\"on_device\":%llu,",
-		    (unsigned long long)l->on_device);
 }
 
 /* Several -o: each output's bytes and rate; --hash: the digests. */
@@ -482,6 +479,10 @@ report_json(const struct report_line *l)
 	if (s->unit == RENDER_LINES)
 		fprintf(stderr, "\"lines\":%llu,\"unit\":\"lines\",",
 		    (unsigned long long)s->count);
+	/* beside what was handed to the disk, what the disk says it has */
+	if (l->on_device_known)
+		fprintf(stderr, "\"on_device\":%llu,",
+		    (unsigned long long)l->on_device);
 	if (s->sparse)
 		fprintf(stderr, "\"holes\":%llu,",
 		    (unsigned long long)s->holes);

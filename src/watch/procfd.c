@@ -139,24 +139,3 @@ procfd_match(struct procfd_named **found, size_t *n, size_t *room,
 	}
 	return 0;
 }
-
-#ifndef __linux__
-/* Only Linux's /proc is read for these yet: elsewhere -d has no whole copy. */
-int
-procfd_read_bytes(pid_t pid, uint64_t *bytes)
-{
-	(void)pid;
-	*bytes = 0;
-	return ENOSYS;
-}
-
-int
-procfd_command(pid_t pid, char ***argv, int *argc, char **cwd)
-{
-	(void)pid;
-	*argv = NULL;
-	*argc = 0;
-	*cwd = NULL;
-	return ENOSYS;
-}
-#endif

@@ -56,9 +56,7 @@ struct watched {
 	bool			 growing;	/* its size grew at this sample */
 	double			 seen_at;	/* its latest sample */
 	char			 note[48];	/* its last line's, or "" */
-	bool			 disk;		/* written, to a disk that */
-	uint64_t		 disk_base;	/* had written this then, */
-	uint64_t		 on_device;	/* and this since */
+	struct line_disk	 disk;		/* written, to this disk */
 	char			 device[48];	/* "on device 1.20 GiB" */
 };
 
@@ -130,26 +128,6 @@ size_of(const struct watched *w)
 	return w->file.writing || w->grown ? 0 : w->file.size;
 }
 
-/*
- * A file written to a disk, or on one: what the disk's own counters say
- * it has written since the file was first seen (every writer's), for the
- * line's note; NULL where they cannot be read.
- */
-static const char *
-on_device(const struct watch *ws, struct watched *w)
-{
-	char amount[32];
-	uint64_t now;
-
-	if (!w->disk || compat_disk_written(w->file.disk, &now) != 0)
-		return NULL;
-	w->on_device = now > w->disk_base ? now - w->disk_base : 0;
-	render_amount((double)w->on_device, ws->opts->byte_unit, amount,
-	    sizeof(amount));
-	snprintf(w->device, sizeof(w->device), "on device %s", amount);
-	return w->device;
-}
-
 static void
 file_state(const struct watch *ws, struct watched *w, double now, bool final,
     struct render_state *s)
@@ -169,7 +147,12 @@ file_state(const struct watch *ws, struct watched *w, double now, bool final,
 	line_state(&src, &w->rate_max, s);
 	s->one_look = ws->opts->once;
 	s->whose_file = true;
-	s->note = final && w->note[0] != '\0' ? w->note : on_device(ws, w);
+	if (final && w->note[0] != '\0')
+		s->note = w->note;
+	/* written to a disk, or a file on one: what the disk says it has */
+	else if (line_disk_note(&w->disk, ws->opts->byte_unit, w->device,
+	    sizeof(w->device)))
+		s->note = w->device;
 	if (clock_gettime(CLOCK_REALTIME, &wall) == 0)
 		s->wall = (double)wall.tv_sec;
 }
@@ -353,8 +336,8 @@ emit_file(struct watch *ws, struct proc *p, struct watched *w, double now,
 	l.between_samples = end != END_NONE && w->samples < 2;
 	l.sample_age = end != END_NONE && w->note[0] != '\0' ?
 	    now - w->seen_at : -1;
-	l.on_device_known = w->disk;
-	l.on_device = w->on_device;
+	l.on_device_known = w->disk.known;
+	l.on_device = w->disk.written;
 	if (ws->opts->numeric)
 		report_numeric(ws->out, &l);
 	if (ws->opts->json)
@@ -455,8 +438,8 @@ start(struct watch *ws, struct proc *p, struct watched *w,
 	w->rates.last_t = now;
 	w->first = f->offset;
 	w->position = f->offset;
-	w->disk = f->writable && f->disk != 0 &&
-	    compat_disk_written(f->disk, &w->disk_base) == 0;
+	if (f->writable && f->disk != 0)
+		line_disk_start(&w->disk, f->disk);
 	w->seen_at = now;
 	w->present = true;
 	w->samples = 1;

@@ -88,6 +88,10 @@ in_shell() {
 	    completes "tach --file=sp" 'tach --file=sp\ ace.txt '
 	check "$1: -f completes a directory with /" completes "tach -f di" "tach -f dir/"
 	check "$1: --format= offers json" completes "tach --format=j" "tach --format=json "
+	check "$1: --monitor= offers the sides" \
+	    completes "tach --monitor=bo" "tach --monitor=both "
+	check "$1: -M consumes its side; gzi completes to gzip" \
+	    completes "tach -M out gzi" "tach -M out gzip "
 	check "$1: -N consumes its argument; gzi completes to gzip" \
 	    completes "tach -N foo gzi" "tach -N foo gzip "
 	check "$1: a command after options" completes "tach -q gzi" "tach -q gzip "

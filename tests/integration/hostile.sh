@@ -14,7 +14,7 @@ frames() {
 }
 
 # Escapes in the prefix never reach the terminal raw.
-TERM=dumb "$TACH" --force -p "$(printf '\033]0;pwned\007\033[2J')" \
+TERM=dumb "$TACH" --force -w 200 -p "$(printf '\033]0;pwned\007\033[2J')" \
     <"$WORK/data" 2>"$err" >"$out"
 check "escape prefix: data exact" cmp -s "$WORK/data" "$out"
 lacks "escape prefix: no raw ESC or BEL" "$err" "$(printf '[\033\007]')"

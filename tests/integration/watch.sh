@@ -135,12 +135,19 @@ else
 	echo "skipped: another user's process (not root, or nobody cannot run tach)" >&2
 fi
 [ -z "${shared:-}" ] || rm -rf "$shared"
-for opt in -q "-L 1k" "-l 5" "-S -l 5" -z -Y "-f $WORK/a" --line-mode -0 \
+for opt in -q "-L 1k" "-S -l 5" -z -Y "-f $WORK/a" --line-mode -0 \
     "-b 1m" -W -c -E --no-splice; do
 	# shellcheck disable=SC2086
 	"$TACH" -d "$reader" $opt 2>"$WORK/err"
 	check "-d refuses $opt ($?)" [ $? -eq 1 ]
 	check "…saying so" grep -q "^tach: -d watches another process: .* does not apply$" "$WORK/err"
+done
+# -l with -d names the tree a copy reads, nothing else
+for opt in "-l 5" "-l @$WORK/a"; do
+	# shellcheck disable=SC2086
+	"$TACH" -d "$reader" $opt 2>"$WORK/err"
+	check "-d refuses $opt ($?)" [ $? -eq 1 ]
+	check "…saying so" grep -qx "tach: -d: -l takes @DIR, the tree the process copies" "$WORK/err"
 done
 "$TACH" -d "$reader" cat 2>"$WORK/err"
 check "-d refuses a command" grep -qx "tach: -d watches another process: a command does not apply" "$WORK/err"

@@ -131,7 +131,7 @@ check "--once: where the copy is: the first tree" sh -c \
     [ \$(grep -o '\"whole\":true.*\"bytes\":[0-9]*' '$WORK/json' | sed 's/.*://') -lt $((s1 + 65536)) ]"
 "$TACH" -d "$copier" --once -w 80 --force 2>"$WORK/line"
 check "--once: the line says what it is" \
-    grep -q "all of $WORK/s1, 27 files" "$WORK/line"
+    grep -qF "all of $WORK/s1 +1, 27 files" "$WORK/line"
 
 # Several -d, each its own whole line; -d NAME finds cp by name.
 mkdir -p "$WORK/d5"

@@ -1,0 +1,30 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * Where only Linux's /proc gives another process's byte count and command
+ * line: elsewhere -d draws no whole copy, and says nothing of it.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "tach/procfd.h"
+
+int
+procfd_read_bytes(pid_t pid, uint64_t *bytes)
+{
+	(void)pid;
+	*bytes = 0;
+	return ENOSYS;
+}
+
+int
+procfd_command(pid_t pid, char ***argv, int *argc, char **cwd)
+{
+	(void)pid;
+	*argv = NULL;
+	*argc = 0;
+	*cwd = NULL;
+	return ENOSYS;
+}
