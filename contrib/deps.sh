@@ -17,12 +17,13 @@ if command -v apt-get >/dev/null 2>&1; then
 	# python3: release-checksums, JSON checks, Zig from PyPI (venv);
 	# pacman: makepkg calls it even with --nodeps; bmake: contrib/bsd;
 	# mbuffer, buffer: contrib/benchmark-buffer.sh; openssl: the --hash
-	# benchmark
+	# benchmark; mount (losetup), e2fsprogs: a loop device and a file
+	# system on it
 	test="clang libclang-rt-dev libcmocka-dev strace tmux valgrind mandoc
 	    pv time gzip bzip2 xz-utils zstd lz4 debhelper dpkg-dev fakeroot
 	    bash-completion lintian file rpm makepkg pacman-package-manager
 	    libarchive-tools ruby python3 python3-venv procps git zsh fish
-	    locales bmake mbuffer buffer openssl"
+	    locales bmake mbuffer buffer openssl util-linux mount e2fsprogs"
 	# the 32-bit variant of the suite (tests/run-all), on amd64: gcc -m32
 	# against Debian's multiarch i386 libraries
 	if [ $tests = yes ] && [ "$(dpkg --print-architecture)" = amd64 ]; then

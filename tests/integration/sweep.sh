@@ -41,7 +41,8 @@ head -c 3000000 /dev/zero | "$TACH" -q -b 8M -L 2M -i 0.2 \
     --log "$WORK/log.csv" >/dev/null
 "$sweep" -l "$WORK/log.csv" -o "$WORK/log.svg" -g "$WORK/log.gp" \
     >"$WORK/out"
-rows=$(($(grep -c ',0$' "$WORK/log.csv")))
+# each interval row, and the last partial interval up to the final row
+rows=$(($(grep -c ',0$' "$WORK/log.csv") + 1))
 check "-l: its intervals counted ($rows)" \
     grep -Eq "^$rows intervals over [0-9.]+ s, 3000000 bytes, average [0-9.]+ MiB/s$" \
     "$WORK/out"
@@ -51,9 +52,81 @@ check "-l: the rate's median" \
 check "-l: the rate and the fill drawn" \
     [ "$(grep -c '<polyline' "$WORK/log.svg")" -eq 2 ]
 check "-l: SVG closed" grep -q '^</svg>$' "$WORK/log.svg"
-check "-l: gnuplot reads the log" grep -q "^plot \"$WORK/log.csv\"" \
-    "$WORK/log.gp"
+check "-l: gnuplot reads the intervals it is given" sh -c "
+    grep -q '^plot \"log.gp.dat\"' '$WORK/log.gp' &&
+    [ \$(grep -c . '$WORK/log.gp.dat') -eq \$(($rows * 2)) ]"
 "$sweep" -l "$WORK/out" 2>"$WORK/err"
 check "-l: not a log, refused ($?)" [ $? -eq 1 ]
+
+head="elapsed,bytes,lines,rate,average,size,percent,eta,buffered,rate_in,final"
+# xs SVG CLASS: the x of every point of the polylines of CLASS, in order
+xs() {
+	grep "<polyline class=\"$2\"" "$1" | sed 's/.*points="//; s/".*//' |
+	    tr ' ' '\n' | grep , | cut -d, -f1
+}
+
+# Past 2 GiB: totals whole (mawk's %d stops at 2147483647), round ticks,
+# and the last interval, from 2 s to the final row's 2.5 s, drawn.
+printf '%s\n' "$head" "1.000,3000000000,,1,1,,,,,,0" \
+    "2.000,6000000000,,1,1,,,,,,0" "2.500,7500000000,,1,1,,,,,,1" \
+    >"$WORK/big.csv"
+"$sweep" -l "$WORK/big.csv" -o "$WORK/big.svg" >"$WORK/out"
+check "-l past 2 GiB: the total whole" \
+    grep -qx "3 intervals over 2.5 s, 7500000000 bytes, average 2861.0 MiB/s" \
+    "$WORK/out"
+check "-l past 2 GiB: each interval's rate from its bytes" \
+    grep -qx "rate MiB/s: median 2861.0, min 2861.0, max 2861.0, stddev 0.0" \
+    "$WORK/out"
+check "-l: the rate axis in round steps" sh -c "
+    grep 'text-anchor=\"end\"' '$WORK/big.svg' | sed 's/<[^>]*>//g' |
+    tr '\n' ' ' | grep -qx '0 1000 2000 3000 '"
+check "-l: the time axis in round steps" sh -c "
+    grep 'text-anchor=\"middle\">[0-9.]*<' '$WORK/big.svg' |
+    sed 's/<[^>]*>//g' | tr '\n' ' ' | grep -qx '0 0.5 1 1.5 2 2.5 '"
+check "-l: the axes named, with units" sh -c "
+    grep -q '>seconds since the start<' '$WORK/big.svg' &&
+    grep -q '>rate (MiB/s)<' '$WORK/big.svg'"
+check "-l: the last interval drawn to the final row" \
+    [ "$(xs "$WORK/big.svg" rate | tail -n 1)" = 650.0 ]
+
+# A stall: 2 intervals of 12.5 MiB in 0.2 s, then 13 moving nothing while
+# the smoothed rate column still says something moves.
+{
+	echo "$head"
+	echo "0.200,13107200,,65536000,65536000,,,,,,0"
+	echo "0.400,26214400,,65536000,65536000,,,,,,0"
+	i=3
+	while [ $i -le 15 ]; do
+		echo "$(awk -v i=$i 'BEGIN { printf "%.3f", i * 0.2 }'),26214400,,$((40000000 / i)),1,,,,,,0"
+		i=$((i + 1))
+	done
+	echo "3.000,26214400,,1,1,,,,,,1"
+} >"$WORK/stall.csv"
+"$sweep" -l "$WORK/stall.csv" >"$WORK/out"
+check "-l, a stall: every interval that moved nothing counted" \
+    grep -qx "stalled intervals (no byte moved): 13 of 15" "$WORK/out"
+check "-l, a stall: the median from the bytes, not the smoothed rate" \
+    grep -q "^rate MiB/s: median 0.0, min 0.0, max 62.5," "$WORK/out"
+
+# -U's log: the store, then the send, each from 0 s: two parts, drawn one
+# after the other, never back in time.
+printf '%s\n' "$head" "0.500,1000000,,1,1,,,,,,0" "1.000,2000000,,1,1,,,,,,1" \
+    "0.500,500000,,1,1,2000000,25,1,,,0" "1.000,1500000,,1,1,2000000,75,1,,,0" \
+    "1.200,2000000,,1,1,2000000,100,,,,1" >"$WORK/u.csv"
+"$sweep" -l "$WORK/u.csv" -o "$WORK/u.svg" -g "$WORK/u.gp" >"$WORK/out"
+check "-U's log: the store's part" grep -qx \
+    "part 1 of 2: 2 intervals over 1.0 s, 2000000 bytes, average 1.9 MiB/s" \
+    "$WORK/out"
+check "-U's log: the send's part" grep -qx \
+    "part 2 of 2: 3 intervals over 1.2 s, 2000000 bytes, average 1.6 MiB/s" \
+    "$WORK/out"
+check "-U's log: two lines drawn" \
+    [ "$(grep -c '<polyline class="rate"' "$WORK/u.svg")" -eq 2 ]
+check "-U's log: never back in time" sh -c "
+    grep '<polyline class=\"rate\"' '$WORK/u.svg' |
+    sed 's/.*points=\"//; s/\".*//' | tr ' ' '\n' | grep , | cut -d, -f1 |
+    awk 'NR > 1 && \$1 < last { exit 1 } { last = \$1 }'"
+check "-U's log: gnuplot's data in two blocks" \
+    [ "$(grep -c '^$' "$WORK/u.gp.dat")" -eq 2 ]
 
 done_testing
