@@ -39,6 +39,19 @@ slurp(const char *path, char *buf, size_t len, int *error)
 	return true;
 }
 
+/* /proc/PID/NAME's text: 0, ESRCH when the process is gone, or an errno. */
+static int
+slurp_proc(pid_t pid, const char *name, char *buf, size_t len)
+{
+	char path[64];
+	int error;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
+	if (!slurp(path, buf, len, &error))
+		return error == ENOENT ? ESRCH : error;
+	return 0;
+}
+
 /*
  * ESRCH for a process that is gone or a zombie, whose files are closed;
  * its start time in *started unless it is NULL.
@@ -46,13 +59,10 @@ slurp(const char *path, char *buf, size_t len, int *error)
 static int
 process_state(pid_t pid, uint64_t *started)
 {
-	char path[64], buf[1024];
-	int error;
+	char buf[1024];
+	int error = slurp_proc(pid, "stat", buf, sizeof(buf));
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (!slurp(path, buf, sizeof(buf), &error))
-		return error == ENOENT ? ESRCH : error;
-	return procparse_stat(buf, started);
+	return error != 0 ? error : procparse_stat(buf, started);
 }
 
 /* fdinfo's "pos:" and "flags:" lines; false if the fd was closed. */
@@ -230,12 +240,11 @@ procfd_find(const char *const *names, size_t nnames,
 int
 procfd_read_bytes(pid_t pid, uint64_t *bytes)
 {
-	char path[64], buf[512];
-	int error;
+	char buf[512];
+	int error = slurp_proc(pid, "io", buf, sizeof(buf));
 
-	snprintf(path, sizeof(path), "/proc/%d/io", (int)pid);
-	if (!slurp(path, buf, sizeof(buf), &error))
-		return error == ENOENT ? ESRCH : error;
+	if (error != 0)
+		return error;
 	return procparse_io(buf, bytes) ? 0 : EINVAL;
 }
 
