@@ -647,8 +647,9 @@ last_flush(struct run *run, struct display *display)
 
 /*
  * The output's end: the last flush, -Y's or a disk's unless --no-flush
- * (the run ends when the device has it all: a stick can be pulled), then the close that shows cmd its end of input and may show a
- * late write error.
+ * (the run ends when the device has it all: a stick can be pulled), then
+ * the close that shows cmd its end of input and may show a late write
+ * error.
  */
 static void
 end_output(struct run *run, struct relay *r, struct display *display)

@@ -6,7 +6,8 @@
 c=$SOURCE_DIR/contrib/completions
 "$TACH" --help >"$WORK/help"
 longs=$(grep -o -- '--[a-z][a-z-]*' "$WORK/help" | sort -u)
-shorts=$(sed -n 's/^  -\([a-zA-Z0-9]\),.*/\1/p' "$WORK/help")
+# a letter is defined as "-X, --long", at a line's start or after "; "
+shorts=$(grep -o -- '-[a-zA-Z0-9], --' "$WORK/help" | cut -c2 | sort -u)
 check "--help lists options" [ -n "$longs" -a -n "$shorts" ]
 for o in $longs; do
 	name=${o#--}
