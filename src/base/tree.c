@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <ftw.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,9 +116,9 @@ visit(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 		walk.error = keep_file(path, sb, ftw->level, ftw->base);
 	if (walk.error == 0)
 		return 0;
-	if (walk.where == NULL)
-		walk.where = path;
-	strlcpy(walk.stopped, walk.where, walk.stoppedlen);
+	/* where the walk stopped: the entry that failed, or this one */
+	snprintf(walk.stopped, walk.stoppedlen, "%s",
+	    walk.where != NULL ? walk.where : path);
 	return 1;
 }
 
@@ -146,9 +147,11 @@ tree_read(struct tree *t, const char *const *roots, size_t n, char *where,
 		}
 	free(walk.linked);
 	free(walk.parents);
+	/* a directory with no file has no array to sort */
 	for (size_t i = 0; i < t->ndirs; i++)
-		qsort(t->dirs[i].files, t->dirs[i].n, sizeof(struct tree_file),
-		    by_name);
+		if (t->dirs[i].n > 1)
+			qsort(t->dirs[i].files, t->dirs[i].n,
+			    sizeof(struct tree_file), by_name);
 	return walk.error;
 }
 
@@ -157,7 +160,7 @@ tree_find(const struct tree *t, size_t dir, const char *name)
 {
 	struct tree_file key = { .name = (char *)name };
 
-	if (dir >= t->ndirs)
+	if (dir >= t->ndirs || t->dirs[dir].n == 0)
 		return NULL;
 	return bsearch(&key, t->dirs[dir].files, t->dirs[dir].n,
 	    sizeof(key), by_name);

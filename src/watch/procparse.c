@@ -122,7 +122,7 @@ procparse_sources(const char *const *argv, int argc, enum procparse_arg *kind)
 	static const char *const last_is_target[] = { "cp", "mv", "rsync",
 	    "scp", "install" };
 	const char *name = argc > 0 ? command_name(argv[0]) : "";
-	bool options = true, target = false, tar, joined;
+	bool options = true, target = false, tar, joined = false;
 	int last = -1;
 
 	tar = strcmp(name, "tar") == 0 || strcmp(name, "bsdtar") == 0;
