@@ -487,8 +487,9 @@ display_start(struct display *d, const struct options *opts,
 	d->interval = opts->interval;
 	d->wait = opts->wait;
 	d->out_is_pipe = fstat(r->out, &sb) == 0 && S_ISFIFO(sb.st_mode);
-	/* the disk's counters only for a line that can show them */
-	if (!opts->quiet && fstat(r->out, &sb) == 0 &&
+	/* the disk's counters only for a line that can show them: -q
+	 * draws none, but its JSON objects still carry on_device */
+	if ((!opts->quiet || opts->json) && fstat(r->out, &sb) == 0 &&
 	    (S_ISBLK(sb.st_mode) || S_ISREG(sb.st_mode))) {
 		line_disk_start(&d->disk, S_ISBLK(sb.st_mode) ?
 		    (uint64_t)sb.st_rdev : (uint64_t)sb.st_dev);
