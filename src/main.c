@@ -73,19 +73,10 @@ start_side(const struct options *opts, struct fanout **side)
 	if (!(opts->monitor & MONITOR_OUT))
 		return -1;
 	*side = fanout_start(&(struct fanout_config){ .outputs = &out,
-	    .n = 1, .zerocopy = !opts->no_splice,
+	    .n = 1, .zerocopy = !opts->no_splice, .flush = !opts->no_flush,
 	    .bufsize = transfer_size(opts, STDOUT_FILENO, STDOUT_FILENO) },
 	    &in);
 	return in;
-}
-
-/* fd is a block device. */
-static bool
-is_disk(int fd)
-{
-	struct stat sb;
-
-	return fstat(fd, &sb) == 0 && S_ISBLK(sb.st_mode);
 }
 
 /* Starts cmd reading a pipe; returns the pipe's end that tach writes. */
@@ -549,8 +540,9 @@ slowest(struct outputs *o)
 
 /*
  * The relay is done, the fanout's outputs may not be (a buffer's queues,
- * a slow disk): drawn as the copy is, a signal stops it, and with
- * --stall-timeout an output that takes nothing is the copy's stall.
+ * a slow disk, a disk's last flush): drawn as the copy is, a signal
+ * stops it, and with --stall-timeout an output that takes nothing is the
+ * copy's stall, though not a disk in its flush, which takes nothing new.
  * True once every output has taken what is left.
  */
 static bool
@@ -559,13 +551,16 @@ drain_outputs(struct run *run, struct relay *r, struct display *display)
 	struct fanout *f = run->outputs.fan;
 	uint64_t seen = 0, taken;
 	double since = clock_now();
+	bool flushing;
 
 	while (!fanout_drained(f, 0.1)) {
 		if (!display_service(display)) {
 			run->end = RELAY_STOPPED;
 			return false;
 		}
-		if ((taken = fanout_taken(f)) != seen) {
+		if ((flushing = fanout_flushing(f)) && !display->flushing)
+			display_flushing(display);
+		if ((taken = fanout_taken(f)) != seen || flushing) {
 			seen = taken;
 			since = clock_now();
 		} else if (r->stall_timeout > 0 &&
@@ -1038,7 +1033,7 @@ copy_run(struct options *opts)
 	}
 	run.out = outputs_start(&run.outputs, opts, run.out, run.out_name,
 	    transfer_size(opts, in.fd, run.out));
-	run.disk = !opts->no_flush && is_disk(run.out);
+	run.disk = !opts->no_flush && writeback_is_disk(run.out);
 	relay_setup(&relay, opts, in.fd, run.out, &display);
 	relay_direct(&relay, false, opts->direct && direct_io(run.out,
 	    run.out_name, run.out == STDOUT_FILENO && opts->output == NULL));

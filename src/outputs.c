@@ -123,7 +123,8 @@ outputs_start(struct outputs *o, const struct options *opts, int out,
 	o->fan = fanout_start(&(struct fanout_config){ .outputs = o->list,
 	    .n = o->n, .digest = o->digest, .block = opts->output_block,
 	    .pad = opts->pad, .zerocopy = !opts->no_splice,
-	    .bufsize = bufsize, .lag = opts->buffer }, &in);
+	    .bufsize = bufsize, .lag = opts->buffer,
+	    .flush = !opts->no_flush }, &in);
 	return in;
 }
 

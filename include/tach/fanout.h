@@ -44,6 +44,7 @@ struct fanout_config {
 	 * queues hold less than this; 0: the slowest sets the pace
 	 */
 	size_t		 lag;
+	bool		 flush;		/* each disk's end flushed, as one's */
 };
 
 struct fanout;
@@ -66,6 +67,8 @@ uint64_t	 fanout_slowest(struct fanout *f);
  * signal arrives, so that the caller can draw, stop, or call it stalled.
  */
 bool		 fanout_drained(struct fanout *f, double seconds);
+/* An output that is a disk has taken all and is in its last flush. */
+bool		 fanout_flushing(struct fanout *f);
 /* All the bytes the outputs took so far, together. */
 uint64_t	 fanout_taken(struct fanout *f);
 /*

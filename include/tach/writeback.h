@@ -33,6 +33,10 @@ void	writeback_init(struct writeback *w, int fd);
  * -1 with errno when the device reports an error.
  */
 int	writeback_step(struct writeback *w, uint64_t written);
+/* fd is a disk (a block device): its end is flushed, unless --no-flush. */
+bool	writeback_is_disk(int fd);
+/* Everything of fd to the device: 0, or the errno it failed with. */
+int	writeback_sync(int fd);
 /*
  * The last flush (-Y's, a disk's): everything of fd to the device, by
  * fdatasync in a thread of its own, so that the caller draws meanwhile.

@@ -24,6 +24,7 @@
 #include "tach/compat.h"
 #include "tach/fanout.h"
 #include "tach/message.h"
+#include "tach/writeback.h"
 
 /* What one tee may pass on: a pipe's worth at most anyway. */
 #define TEE_MAX	((size_t)INT_MAX)
@@ -75,6 +76,8 @@ struct fanout {
 	struct digest	*digest;
 	size_t		 block;
 	bool		 pad;
+	bool		 flush;
+	size_t		 flushing;	/* disks in their last flush */
 	size_t		 bufsize;
 	int		 devnull;	/* where a failed output's share goes */
 	int		 cut;		/* a stage could not pass on: errno */
@@ -204,18 +207,44 @@ sink_write(struct fanout *f, size_t i, const unsigned char *data, size_t len)
 	}
 }
 
-/* The stream ended: output i's last block, short or (--pad) padded. */
+/*
+ * A disk's last flush, as the one output's: the output is done once the
+ * device has it all (a stick can be pulled), and a failure is its own.
+ */
+static void
+sink_flush(struct fanout *f, size_t i)
+{
+	int error;
+
+	if (!f->flush || f->sinks[i].dead || !writeback_is_disk(f->out[i].fd))
+		return;
+	pthread_mutex_lock(&f->lock);
+	f->flushing++;
+	pthread_mutex_unlock(&f->lock);
+	if ((error = writeback_sync(f->out[i].fd)) != 0)
+		sink_fails(f, i, error);
+	pthread_mutex_lock(&f->lock);
+	f->flushing--;
+	pthread_mutex_unlock(&f->lock);
+}
+
+/*
+ * The stream ended: output i's last block, short or (--pad) padded, then
+ * a disk's last flush.
+ */
 static void
 sink_last(struct fanout *f, size_t i)
 {
 	struct sink *s = &f->sinks[i];
 
-	if (s->dead || s->held == 0)
-		return;
-	if (f->pad)
-		memset(s->block + s->held, 0, f->block - s->held);
-	sink_put(f, i, s->block, f->pad ? f->block : s->held, s->held);
-	s->held = 0;
+	if (!s->dead && s->held > 0) {
+		if (f->pad)
+			memset(s->block + s->held, 0, f->block - s->held);
+		sink_put(f, i, s->block, f->pad ? f->block : s->held,
+		    s->held);
+		s->held = 0;
+	}
+	sink_flush(f, i);
 }
 
 /*
@@ -539,6 +568,7 @@ fanout_start(const struct fanout_config *c, int *in)
 	f->digest = c->digest;
 	f->block = c->block;
 	f->pad = c->pad;
+	f->flush = c->flush;
 	f->bufsize = c->bufsize > 0 ? c->bufsize : 1;
 	/* one output has nothing to keep pace with */
 	f->lag = f->n > 1 ? c->lag : 0;
@@ -600,6 +630,17 @@ fanout_drained(struct fanout *f, double seconds)
 	struct pollfd p = { .fd = f->done[0], .events = POLLIN };
 
 	return poll(&p, 1, (int)(seconds * 1000)) == 1;
+}
+
+bool
+fanout_flushing(struct fanout *f)
+{
+	bool flushing;
+
+	pthread_mutex_lock(&f->lock);
+	flushing = f->flushing > 0;
+	pthread_mutex_unlock(&f->lock);
+	return flushing;
 }
 
 uint64_t

@@ -89,6 +89,20 @@ writeback_step(struct writeback *w, uint64_t written)
 	return 0;
 }
 
+bool
+writeback_is_disk(int fd)
+{
+	struct stat sb;
+
+	return fstat(fd, &sb) == 0 && S_ISBLK(sb.st_mode);
+}
+
+int
+writeback_sync(int fd)
+{
+	return fdatasync(fd) == -1 ? errno : 0;
+}
+
 struct writeback_flush {
 	int		 fd;
 	int		 error;		/* fdatasync's, once done */
@@ -100,7 +114,7 @@ flush_run(void *arg)
 {
 	struct writeback_flush *f = arg;
 
-	f->error = fdatasync(f->fd) == -1 ? errno : 0;
+	f->error = writeback_sync(f->fd);
 	/* a pipe of its own, empty: the byte fits */
 	if (write(f->done[1], "", 1) == -1)
 		f->error = errno;

@@ -72,6 +72,43 @@ if command -v strace >/dev/null; then
 	check "--no-flush: no flush to fail ($?)" [ $? -eq 0 ]
 fi
 
+# A disk among several outputs, or behind --hash (the fanout): its end is
+# flushed as the one output's is, drawn, its failure its own.
+if command -v strace >/dev/null; then
+	# syncs FILE: how many fdatasync calls strace's FILE shows
+	syncs() { grep -c 'fdatasync(' "$1"; }
+	strace -f -o "$WORK/trace" -e trace=fdatasync "$TACH" -q \
+	    -f "$WORK/data" -o "$dev" -o "$WORK/copy"
+	check "a disk and a file: exit 0 ($?)" [ $? -eq 0 ]
+	check "a disk and a file: the disk exact" \
+	    cmp -n 40000000 "$WORK/data" "$dev"
+	check "a disk and a file: the file exact" cmp "$WORK/data" "$WORK/copy"
+	check "a disk and a file: the disk flushed, the file not ($(syncs "$WORK/trace"))" \
+	    [ "$(syncs "$WORK/trace")" -eq 1 ]
+	strace -f -o "$WORK/trace" -e trace=fdatasync "$TACH" -q \
+	    --hash sha256 -f "$WORK/data" -o "$dev" >/dev/null 2>&1
+	check "--hash to a disk: flushed ($(syncs "$WORK/trace"))" \
+	    [ "$(syncs "$WORK/trace")" -eq 1 ]
+	strace -f -o "$WORK/trace" -e trace=fdatasync "$TACH" -q --no-flush \
+	    -f "$WORK/data" -o "$dev" -o "$WORK/copy"
+	check "several, --no-flush: no flush ($(syncs "$WORK/trace"))" \
+	    [ "$(syncs "$WORK/trace")" -eq 0 ]
+	# a flush held up 2 s: the wait is drawn, and outlasts no stall
+	strace -f -o /dev/null -e trace=fdatasync \
+	    -e inject=fdatasync:delay_enter=2000000 "$TACH" --force -w 120 \
+	    --stall-timeout 1 -f "$WORK/data" -o "$dev" -o "$WORK/copy" \
+	    2>"$WORK/lines"
+	check "several: a slow flush is no stall ($?)" [ $? -eq 0 ]
+	check "several: the flush drawn" grep -q flushing "$WORK/lines"
+	strace -f -o /dev/null -e trace=fdatasync \
+	    -e inject=fdatasync:error=EIO "$TACH" -q -f "$WORK/data" \
+	    -o "$dev" -o "$WORK/copy" 2>"$WORK/err"
+	check "several: the disk's failed flush, exit 1 ($?)" [ $? -eq 1 ]
+	check "several: the disk named" \
+	    grep -q "writing $dev: Input/output error" "$WORK/err"
+	check "several: the file still exact" cmp "$WORK/data" "$WORK/copy"
+fi
+
 # -d on a process writing the disk: the disk's count since tach first saw
 # the file (what it wrote before is not told apart from others' writes).
 mkfifo "$WORK/feed"
