@@ -261,18 +261,42 @@ reader_started(struct display *d, bool final)
  * The state now, fed to every form of output asked for: a tick, or the
  * closing one with its outcome.
  */
+/* --log's time of a row at t: whole milliseconds, as it is written. */
+static long long
+row_ms(double t)
+{
+	return t > 0 ? (long long)(t * 1000) : 0;
+}
+
+/*
+ * The last row is an instant of its own: a tick's row may have been
+ * written within the same millisecond, and a reader of the log takes
+ * each row's rate over the time since the row before.
+ */
+static void
+after_last_row(const struct display *d)
+{
+	while (d->log != NULL && row_ms(transfer_clock(d)) <= d->logged_ms)
+		(void)nanosleep(&(struct timespec){ .tv_nsec = 100000 },
+		    NULL);
+}
+
 /* What is kept of each line whether it is drawn or not (-q, -D). */
 static void
 keep_line(struct display *d, double t, bool final,
     const struct report_line *l)
 {
+	struct report_line row;
+
 	if (d->stats)
 		stats_interval(&d->rates, d->interval, t, l->state.count,
 		    final);
-	/* a row an instant, not a redraw's */
-	if (d->log != NULL && (final || t > d->logged_at)) {
-		d->logged_at = t;
-		if (!report_csv(d->log, l)) {
+	/* a row an instant, not a redraw's: to the row's millisecond */
+	if (d->log != NULL && row_ms(t) > d->logged_ms) {
+		row = *l;
+		d->logged_ms = row_ms(t);
+		row.state.elapsed = (double)d->logged_ms / 1000;
+		if (!report_csv(d->log, &row)) {
 			report_warn("--log %s", text_safe(d->log_name));
 			d->log = NULL;
 			d->log_failed = true;
@@ -296,6 +320,8 @@ emit(struct display *d, bool final, enum display_outcome outcome,
 	/* -W leaves a password prompt alone; -D keeps short copies quiet */
 	if (!reader_started(d, final))
 		return transfer_clock(d);
+	if (final)
+		after_last_row(d);
 	t = transfer_clock(d);
 	state_at(d, t, final, &l, note, sizeof(note));
 	l.result = outcomes[outcome];
@@ -351,7 +377,7 @@ display_log(struct display *d, FILE *log, const char *name, bool failed)
 	d->log_failed = failed;
 	d->log = failed ? NULL : log;
 	d->log_name = name;
-	d->logged_at = 0;
+	d->logged_ms = -1;
 }
 
 void

@@ -75,7 +75,7 @@ struct display {
 	FILE			*log;		/* --log, or NULL */
 	const char		*log_name;
 	bool			 log_failed;	/* it took a row no more */
-	double			 logged_at;	/* its last row's time */
+	long long		 logged_ms;	/* its last row's time, or -1 */
 	struct fanout		*fan;		/* several -o, --hash, or NULL */
 	struct digest		*digest;	/* --hash, or NULL */
 	struct report_output	 outs[FANOUT_MAX];	/* the fanout's, */

@@ -23,6 +23,29 @@ check "…the last: all of it, 100%, final" \
     [ "$(tail -n 1 "$log" | cut -d, -f2,6,7,8,11)" = "3000000,3000000,100.00,,1" ]
 check "…only one final row" [ "$(grep -c ',1$' "$log")" -eq 1 ]
 
+# Rows drawn many times a millisecond (SIGWINCH flooding): still one row
+# an instant, to the millisecond a row is written in
+"$TACH" -q -L 2M -i 0.05 --log "$log" <"$WORK/data" >"$out" &
+tach=$!
+while kill -WINCH "$tach" 2>/dev/null; do :; done
+wait "$tach"
+check "redrawn at every instant: exit 0 ($?)" [ $? -eq 0 ]
+check "…exact" cmp -s "$WORK/data" "$out"
+check "…a row an instant" sh -c '
+    sed 1d "$1" | cut -d, -f1 | sort -c -u -n' sh "$log"
+check "…one final row, the last" [ "$(grep -n ',1$' "$log" | cut -d: -f1)" = \
+    "$(wc -l <"$log" | tr -d ' ')" ]
+# a clock in 500 ms steps, ticks every 10: the end falls in the instant
+# of a tick's row, and the last row still has an instant of its own
+if [ -n "${COARSECLOCK:-}" ]; then
+	LD_PRELOAD=$COARSECLOCK "$TACH" -q -L 6M -i 0.01 --log "$log" \
+	    <"$WORK/data" >"$out"
+	check "a coarse clock: exit 0 ($?)" [ $? -eq 0 ]
+	check "…a row an instant" sh -c '
+	    sed 1d "$1" | cut -d, -f1 | sort -c -u -n' sh "$log"
+	check "…the final row written" [ "$(grep -c ',1$' "$log")" -eq 1 ]
+fi
+
 # with a buffer: its fill and the input's rate; line mode: the lines
 "$TACH" -q -b 8M --log "$log" <"$WORK/data" >"$out"
 check "a buffer: the fill and rate_in in the last row" sh -c '
