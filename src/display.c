@@ -257,10 +257,6 @@ reader_started(struct display *d, bool final)
 	return true;
 }
 
-/*
- * The state now, fed to every form of output asked for: a tick, or the
- * closing one with its outcome.
- */
 /* --log's time of a row at t: whole milliseconds, as it is written. */
 static long long
 row_ms(double t)
@@ -307,6 +303,10 @@ keep_line(struct display *d, double t, bool final,
 		control_publish(l);
 }
 
+/*
+ * The state now, fed to every form of output asked for: a tick, or the
+ * closing one with its outcome.
+ */
 static double
 emit(struct display *d, bool final, enum display_outcome outcome,
     const char *reason)
