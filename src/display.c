@@ -129,9 +129,12 @@ on_device(struct display *d, double t, struct report_line *l, char *note,
 		    sizeof(amount));
 		snprintf(note, notelen, "flushing %s", amount);
 		s->note = note;
+		s->note_urgent = true;
 		s->rate = meter_rate(&d->disk_meter, METER_RATE_WINDOW);
-	} else if (d->flushing)
+	} else if (d->flushing) {
 		s->note = "flushing";
+		s->note_urgent = true;
+	}
 	else if (known && s->note == NULL) {
 		/* a slow side's note, a bottleneck, says more */
 		snprintf(note, notelen, "%s", seen);
@@ -324,12 +327,17 @@ emit(struct display *d, bool final, enum display_outcome outcome,
 		after_last_row(d);
 	t = transfer_clock(d);
 	state_at(d, t, final, &l, note, sizeof(note));
+	/* the last line of a run that failed says so */
+	if (final && outcome == DISPLAY_FAILED)
+		l.state.note = outcomes[outcome];
 	l.result = outcomes[outcome];
 	l.reason = reason;
 	if (d->side != NULL) {
 		side_state(d, t, final, &l, &out);
 		out.result = l.result;
 		out.reason = l.reason;
+		if (final && outcome == DISPLAY_FAILED)
+			out.state.note = l.state.note;
 		/* -M out: the line, the log, -Q and the title are the side's */
 		if (d->monitor == MONITOR_OUT)
 			first = &out;

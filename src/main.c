@@ -66,7 +66,8 @@ transfer_size(const struct options *opts, int in, int out)
 static int
 start_side(const struct options *opts, struct fanout **side)
 {
-	struct fanout_output out = { .name = "stdout", .fd = STDOUT_FILENO };
+	struct fanout_output out = { .name = "stdout", .fd = STDOUT_FILENO,
+	    .keep_open = writeback_to_reader(STDOUT_FILENO) };
 	int in;
 
 	*side = NULL;
@@ -482,6 +483,12 @@ struct run {
 	bool		 at_size;	/* -S: stopped at the size */
 	struct outputs	 outputs;	/* several -o, --hash */
 	struct fanout	*side;		/* -M out, both: cmd's output, or NULL */
+	/*
+	 * What the output that ended the run took, and what was read and not
+	 * delivered to it: the relay's counts, or the fanout's output's
+	 */
+	uint64_t	 delivered;
+	uint64_t	 held;
 	bool		 disk;		/* out is a disk, flushed at the end */
 	/* an output of several failed, or a digest did not match: why */
 	char		 outputs_failed[2 * PATH_MAX + 128];
@@ -517,6 +524,16 @@ relay_setup(struct relay *r, const struct options *opts, int in, int out,
 	    .ctx = display });
 }
 
+/* The relay is done: what it says of its end, for the run's. */
+static void
+relay_ended(struct run *run, const struct relay *r)
+{
+	run->at_size = relay_reached(r);
+	run->error = r->error;
+	run->delivered = r->bytes;
+	run->held = r->undelivered;
+}
+
 /* All that was asked for was written: the input's end, or -S's size. */
 static bool
 complete_run(const struct run *run)
@@ -524,9 +541,21 @@ complete_run(const struct run *run)
 	return run->end == RELAY_EOF || run->end == RELAY_AT_SIZE;
 }
 
-/* The output still taking that has taken the least: a stall's name. */
-static const char *
-slowest(struct outputs *o)
+/* The fanout's output that ends the run took bytes: the counts said. */
+static void
+taken_by(struct run *run, uint64_t bytes)
+{
+	run->held += run->delivered - bytes;
+	run->delivered = bytes;
+}
+
+/*
+ * The relay saw only the fanout's pipe: a stall is the output still
+ * taking that has taken the least, named with its count; of several,
+ * each other one's count is said too, as tach ends now.
+ */
+static void
+stalled_output(struct run *run, struct outputs *o)
 {
 	const struct fanout_output *least = NULL;
 
@@ -535,7 +564,15 @@ slowest(struct outputs *o)
 		if (o->list[i].error == 0 && (least == NULL ||
 		    o->list[i].bytes < least->bytes))
 			least = &o->list[i];
-	return least != NULL ? least->name : o->list[0].name;
+	if (least == NULL)
+		least = &o->list[0];
+	for (size_t i = 0; i < o->n && o->n > 1; i++)
+		if (&o->list[i] != least)
+			report_warnx("%s: %llu bytes written",
+			    text_safe(o->list[i].name),
+			    (unsigned long long)o->list[i].bytes);
+	run->out_name = least->name;
+	taken_by(run, least->bytes);
 }
 
 /*
@@ -567,7 +604,6 @@ drain_outputs(struct run *run, struct relay *r, struct display *display)
 		    clock_now() - since >= r->stall_timeout) {
 			r->stalled_side = RELAY_OUTPUT;
 			run->end = RELAY_STALLED;
-			run->out_name = slowest(&run->outputs);
 			return false;
 		}
 	}
@@ -587,15 +623,26 @@ end_outputs(struct run *run, struct relay *r, struct display *display)
 
 	if (o->fan == NULL)
 		return;
-	/* the relay saw only the fanout's pipe: the stall is this output's */
-	if (run->end == RELAY_STALLED && r->stalled_side == RELAY_OUTPUT)
-		run->out_name = slowest(o);
 	/* a signal or a stall ends tach now: no output is waited for */
-	if (run->end == RELAY_STOPPED || run->end == RELAY_STALLED ||
-	    !drain_outputs(run, r, display))
+	if (run->end != RELAY_STOPPED && run->end != RELAY_STALLED)
+		(void)drain_outputs(run, r, display);
+	if (run->end == RELAY_STALLED && r->stalled_side == RELAY_OUTPUT)
+		stalled_output(run, o);
+	if (run->end == RELAY_STOPPED || run->end == RELAY_STALLED)
 		return;
 	outputs_end(o, run->cmd != -1, complete_run(run),
 	    run->outputs_failed, sizeof(run->outputs_failed));
+	/*
+	 * The relay's own write into the fanout's pipe failed (not EPIPE:
+	 * the outputs all gone): that is the run's error, named as the pipe
+	 */
+	if (run->end == RELAY_WRITE_ERROR) {
+		if (o->n == 1 && run->outputs_failed[0] != '\0')
+			report_warnx("%s", run->outputs_failed);
+		run->outputs_failed[0] = '\0';
+		run->out_name = "the outputs' pipe";
+		return;
+	}
 	for (size_t i = 0; i < o->n && first == NULL; i++)
 		if (o->list[i].error != 0)
 			first = &o->list[i];
@@ -605,6 +652,7 @@ end_outputs(struct run *run, struct relay *r, struct display *display)
 		run->end = o->broken ? RELAY_BROKEN_PIPE : RELAY_WRITE_ERROR;
 		run->error = first->error;
 		run->out_name = first->name;
+		taken_by(run, first->bytes);
 		run->outputs_failed[0] = '\0';
 		return;
 	}
@@ -659,7 +707,15 @@ end_output(struct run *run, struct relay *r, struct display *display)
 	if (run->cmd != -1)
 		display_clear(display);
 	display_output_ends(display);
-	if (close(run->out) == -1 && complete_run(run) && errno != EINTR) {
+	/*
+	 * A reader downstream (wc, dd) sees its end of input when tach
+	 * exits, after the last frame: what it prints then is never drawn
+	 * over.  Only a file's close can show a late write error.  (cmd,
+	 * or the fanout, needs its end of input now.)
+	 */
+	if ((run->cmd != -1 || run->outputs.fan != NULL ||
+	    !writeback_to_reader(run->out)) &&
+	    close(run->out) == -1 && complete_run(run) && errno != EINTR) {
 		run->end = errno == EPIPE ? RELAY_BROKEN_PIPE : RELAY_WRITE_ERROR;
 		run->error = errno;
 	}
@@ -763,17 +819,20 @@ outcome_of(const struct run *run, const struct relay *r)
 	return DISPLAY_FAILED;
 }
 
-/* A failed output's message: what -b's buffer read and did not deliver. */
+/*
+ * A failed output's message: what it took, and what was read and not
+ * delivered to it (held in -b's buffer or the fanout's pipe).
+ */
 static const char *
-undelivered(char *buf, size_t len, const struct relay *r)
+undelivered(char *buf, size_t len, const struct run *run)
 {
 	size_t used = strlen(buf);
 
-	if (r->undelivered > 0 && used < len)
+	if (run->held > 0 && used < len)
 		snprintf(buf + used, len - used, " (%llu bytes delivered; "
-		    "%llu read into the buffer and not delivered)",
-		    (unsigned long long)r->bytes,
-		    (unsigned long long)r->undelivered);
+		    "%llu read and not delivered)",
+		    (unsigned long long)run->delivered,
+		    (unsigned long long)run->held);
 	return buf;
 }
 
@@ -797,7 +856,7 @@ reason_of(const struct run *run, const struct relay *r, char *buf,
 	case RELAY_WRITE_ERROR:
 		snprintf(buf, len, "writing %s: %s", text_safe(run->out_name),
 		    strerror(run->error));
-		return undelivered(buf, len, r);
+		return undelivered(buf, len, run);
 	case RELAY_MOVE_ERROR:
 		snprintf(buf, len, "splicing %s to %s: %s",
 		    text_safe(run->in_name), text_safe(run->out_name),
@@ -812,13 +871,13 @@ reason_of(const struct run *run, const struct relay *r, char *buf,
 			snprintf(buf, len, "reading %s: stalled, nothing came "
 			    "for %g s", text_safe(run->in_name),
 			    r->stall_timeout);
-		return undelivered(buf, len, r);
+		return undelivered(buf, len, run);
 	case RELAY_BROKEN_PIPE:
 		if (run->cmd != -1)
 			break;
 		snprintf(buf, len, "writing %s: %s", text_safe(run->out_name),
 		    strerror(EPIPE));
-		return undelivered(buf, len, r);
+		return undelivered(buf, len, run);
 	default:
 		break;
 	}
@@ -845,8 +904,7 @@ reason_of(const struct run *run, const struct relay *r, char *buf,
  * or a child's status, or 0 or 1.
  */
 static int
-exit_of(const struct run *run, const struct relay *r, bool skipped,
-    const char *reason)
+exit_of(const struct run *run, bool skipped, const char *reason)
 {
 	switch (run->end) {
 	case RELAY_EOF:
@@ -858,7 +916,7 @@ exit_of(const struct run *run, const struct relay *r, bool skipped,
 		/* cmd that stopped reading early speaks for itself */
 		if (run->cmd != -1)
 			return exit_status(run->cmd_status);
-		broken_pipe(reason, r->undelivered > 0);
+		broken_pipe(reason, run->held > 0);
 	case RELAY_READ_ERROR:
 	case RELAY_WRITE_ERROR:
 	case RELAY_MOVE_ERROR:
@@ -930,8 +988,7 @@ store_inputs(struct options *opts, struct input *in, size_t *next,
 	stored.end = copy_inputs(&relay, in, &o, &display, next, &run->failed,
 	    &stored.in_name);
 	direct_return();
-	stored.at_size = relay_reached(&relay);
-	stored.error = relay.error;
+	relay_ended(&stored, &relay);
 	/* an input's last hole is the store's length too */
 	if (complete_run(&stored) && relay_sparse_end(&relay) == -1) {
 		stored.end = RELAY_WRITE_ERROR;
@@ -949,7 +1006,7 @@ store_inputs(struct options *opts, struct input *in, size_t *next,
 	run->log_failed = display.log_failed;
 	if (outcome != DISPLAY_COMPLETE) {
 		store_withdraw();
-		status = exit_of(&stored, &relay, false, reason);
+		status = exit_of(&stored, false, reason);
 		exit(status != 0 ? status : 1);
 	}
 	if (store_unfinished != NULL) {
@@ -994,7 +1051,7 @@ end_run(struct run *run, struct relay *relay, struct display *display,
 	if (side_ended)
 		fanout_free(run->side);
 	skipped = report_skipped(relay, opts);
-	status = exit_of(run, relay, skipped, reason);
+	status = exit_of(run, skipped, reason);
 	/* the log is output asked for: one that failed fails the run */
 	if (log != NULL && fclose(log) == EOF && !display->log_failed) {
 		report_warn("--log %s", text_safe(opts->log));
@@ -1043,8 +1100,7 @@ copy_run(struct options *opts)
 	run.end = copy_inputs(&relay, &in, opts, &display, &next, &run.failed,
 	    &run.in_name);
 	direct_return();	/* before stdin and stdout are closed */
-	run.at_size = relay_reached(&relay);
-	run.error = relay.error;
+	relay_ended(&run, &relay);
 	/* nothing is left to change: a late -R says so at once */
 	control_close();
 	relay_free(&relay);
@@ -1057,13 +1113,17 @@ main(int argc, char *argv[])
 	struct options opts;
 	int status;
 
+	/*
+	 * The handlers first: a SIGUSR1 sent as tach starts (tach(1) calls
+	 * it safe) must not find the default action, which kills
+	 */
+	signals_install();
 	standard_fds_open();
 	compat_title_init(argc, argv);
 	setlocale(LC_ALL, "");
 	/* numbers (-i 0.5, JSON, --stats) in one form, whatever the locale */
 	setlocale(LC_NUMERIC, "C");
 	options_get(&opts, argc, argv);
-	signals_install();
 	if (opts.remote_pid != 0)
 		return control_send(&opts);
 	if (opts.query_pid != 0)

@@ -18,6 +18,7 @@
 #include "tach/outputs.h"
 #include "tach/signals.h"
 #include "tach/text.h"
+#include "tach/writeback.h"
 
 const char *
 outputs_an_input(const struct options *opts, const struct stat *st)
@@ -108,6 +109,7 @@ outputs_open(struct outputs *o, const struct options *opts)
 			out->fd = o->kept_stdout;
 		} else
 			out->fd = open_output(opts, out->name);
+		out->keep_open = writeback_to_reader(out->fd);
 	}
 }
 
@@ -119,7 +121,8 @@ outputs_start(struct outputs *o, const struct options *opts, int out,
 
 	if (!options_fan(opts))
 		return out;
-	o->list[0] = (struct fanout_output){ .name = name, .fd = out };
+	o->list[0] = (struct fanout_output){ .name = name, .fd = out,
+	    .keep_open = opts->cmd == NULL && writeback_to_reader(out) };
 	o->fan = fanout_start(&(struct fanout_config){ .outputs = o->list,
 	    .n = o->n, .digest = o->digest, .block = opts->output_block,
 	    .pad = opts->pad, .zerocopy = !opts->no_splice,

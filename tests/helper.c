@@ -8,6 +8,9 @@
  *   nonblock CMD...          O_NONBLOCK on fds 0 and 1, then exec CMD
  *   socket-in FILE CMD...    CMD's stdin is a socket fed with FILE
  *   socket-out FILE CMD...   CMD's stdout is a socket drained into FILE
+ *   reset-in FILE CMD...     CMD's stdin is a loopback TCP connection
+ *                            whose peer sends FILE, then resets it (an
+ *                            RST, as from a crashed or killed sender)
  *   group CMD...             CMD in its own process group, as a shell
  *                            job would be (for foreground tests)
  *   trickle COUNT BYTES      COUNT writes of BYTES on stdout, one a
@@ -21,8 +24,12 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
 #include <err.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +123,30 @@ reader(void)
 	return 0;
 }
 
+/*
+ * A loopback connection: *peer is the accepted end, the connecting end
+ * is returned.
+ */
+static int
+tcp_pair(int *peer)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sin);
+	int lfd, fd;
+
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if ((lfd = socket(AF_INET, SOCK_STREAM, 0)) == -1 ||
+	    bind(lfd, (struct sockaddr *)&sin, sizeof(sin)) == -1 ||
+	    listen(lfd, 1) == -1 ||
+	    getsockname(lfd, (struct sockaddr *)&sin, &len) == -1 ||
+	    (fd = socket(AF_INET, SOCK_STREAM, 0)) == -1 ||
+	    connect(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1 ||
+	    (*peer = accept(lfd, NULL, NULL)) == -1)
+		err(2, "loopback connection");
+	close(lfd);
+	return fd;
+}
+
 static int
 run(char **argv)
 {
@@ -132,6 +163,40 @@ run(char **argv)
 	    128 + WTERMSIG(status);
 }
 
+/*
+ * argv run with its stdin a socket fed with file: a Unix socket's end, or
+ * a loopback TCP connection reset once file is sent.
+ */
+static int
+socket_in(const char *file, char **argv, bool reset)
+{
+	struct linger now = { .l_onoff = 1, .l_linger = 0 };
+	int sv[2], fd, status;
+	pid_t pid;
+
+	if (reset)
+		sv[0] = tcp_pair(&sv[1]);
+	else if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1)
+		err(2, "socketpair");
+	if ((pid = fork()) == 0) {
+		close(sv[0]);
+		if ((fd = open(file, O_RDONLY)) == -1)
+			err(1, "%s", file);
+		pump(fd, sv[1]);
+		/* closed with a zero linger: a reset, not an end */
+		if (reset && setsockopt(sv[1], SOL_SOCKET, SO_LINGER, &now,
+		    sizeof(now)) == -1)
+			err(1, "SO_LINGER");
+		_exit(0);
+	}
+	close(sv[1]);
+	dup2(sv[0], 0);
+	close(sv[0]);
+	status = run(argv);
+	waitpid(pid, NULL, 0);
+	return status;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -143,7 +208,7 @@ main(int argc, char *argv[])
 	if (argc == 4 && strcmp(argv[1], "trickle") == 0)
 		return trickle(argv[2], argv[3]);
 	if (argc < 3)
-		errx(2, "usage: helper nonblock|socket-in|socket-out|group|reader|trickle ...");
+		errx(2, "usage: helper nonblock|socket-in|socket-out|reset-in|group|reader|trickle ...");
 	if (strcmp(argv[1], "nonblock") == 0) {
 		for (fd = 0; fd <= 1; fd++)
 			if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) |
@@ -157,23 +222,12 @@ main(int argc, char *argv[])
 		execvp(argv[2], argv + 2);
 		err(127, "%s", argv[2]);
 	}
+	if (argc >= 4 && strcmp(argv[1], "reset-in") == 0)
+		return socket_in(argv[2], argv + 3, true);
+	if (argc >= 4 && strcmp(argv[1], "socket-in") == 0)
+		return socket_in(argv[2], argv + 3, false);
 	if (argc < 4 || socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1)
 		err(2, "socketpair");
-	if (strcmp(argv[1], "socket-in") == 0) {
-		if ((pid = fork()) == 0) {
-			close(sv[0]);
-			if ((fd = open(argv[2], O_RDONLY)) == -1)
-				err(1, "%s", argv[2]);
-			pump(fd, sv[1]);
-			_exit(0);
-		}
-		close(sv[1]);
-		dup2(sv[0], 0);
-		close(sv[0]);
-		status = run(argv + 3);
-		waitpid(pid, NULL, 0);
-		return status;
-	}
 	if (strcmp(argv[1], "socket-out") == 0) {
 		if ((pid = fork()) == 0) {
 			close(sv[1]);

@@ -53,6 +53,14 @@ size_t	compat_grow_pipe(int fd, size_t want);
  */
 size_t	compat_pipe_budget(void);
 /*
+ * What the pipe fd takes now without waiting (its size less what it
+ * holds), so that a write to it returns whole and its count is known
+ * when tach must end with a reader stopped; 0 when it is full.  Where
+ * the system does not tell a pipe's size, no more than the smallest a
+ * pipe has (16 KiB) less what it holds.
+ */
+size_t	compat_pipe_room(int fd);
+/*
  * Moves up to len bytes from from to to, one of them a pipe, without
  * copying them through tach (Linux: splice(2)); nonblock makes neither
  * side wait.  Returns as splice does; elsewhere -1 with ENOSYS.

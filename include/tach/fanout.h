@@ -29,6 +29,11 @@ struct fanout_output {
 	int		 fd;		/* closed by fanout_end */
 	uint64_t	 bytes;		/* the stream's bytes it took */
 	int		 error;		/* errno of what failed, or 0 */
+	/*
+	 * a reader's pipe downstream: not closed by fanout_end but by
+	 * tach's exit, after its last frame (writeback_to_reader)
+	 */
+	bool		 keep_open;
 };
 
 struct fanout_config {

@@ -63,6 +63,11 @@ struct render_state {
 	double		 ratio;		/* -M: out's bytes over in's, */
 	bool		 ratio_known;	/* once in has some */
 	const char	*note;		/* the bottleneck, or NULL */
+	/*
+	 * the note says what the line is doing ("flushing"): it outranks
+	 * every field but the percentage and the bar, and no ETA is shown
+	 */
+	bool		 note_urgent;
 	const char	*name;		/* -N, untrusted, or NULL: for %N */
 	double		 wall;		/* seconds since the epoch: for %I */
 	int		 waiting;	/* input queued, % of the buffer, or -1 */

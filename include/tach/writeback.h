@@ -35,6 +35,12 @@ void	writeback_init(struct writeback *w, int fd);
 int	writeback_step(struct writeback *w, uint64_t written);
 /* fd is a disk (a block device): its end is flushed, unless --no-flush. */
 bool	writeback_is_disk(int fd);
+/*
+ * fd is a pipe or a socket: a reader's, which nothing flushes and whose
+ * close tells nothing; left open until tach exits, so that the reader's
+ * end of input comes after tach's last frame.
+ */
+bool	writeback_to_reader(int fd);
 /* Everything of fd to the device: 0, or the errno it failed with. */
 int	writeback_sync(int fd);
 /*

@@ -120,7 +120,7 @@ on_fault(int sig)
  * handler runs, so none is lost in its read-modify-write of the bits.
  */
 static void
-catch(int sig, int flags)
+catch_keeping(int sig, int flags, struct sigaction *old)
 {
 	struct sigaction sa;
 
@@ -128,8 +128,29 @@ catch(int sig, int flags)
 	sa.sa_handler = on_signal;
 	sa.sa_flags = flags;
 	sigfillset(&sa.sa_mask);
-	if (sigaction(sig, &sa, NULL) == -1)
+	if (sigaction(sig, &sa, old) == -1)
 		report_err(1, "sigaction");
+}
+
+static void
+catch(int sig, int flags)
+{
+	catch_keeping(sig, flags, NULL);
+}
+
+/*
+ * Caught at once, before the others are even looked at: a report asked
+ * for as tach starts finds its handler.  The parent's choice is kept for
+ * cmd all the same.
+ */
+static void
+catch_first(int sig)
+{
+	struct sigaction old;
+
+	catch_keeping(sig, 0, &old);
+	if (old.sa_handler == SIG_IGN)
+		sigaddset(&inherited_ignored, sig);
 }
 
 bool
@@ -152,8 +173,14 @@ signals_install(void)
 	struct sigaction old;
 
 	sigemptyset(&inherited_ignored);
+	/* the report comes at once, as dd's, even while a call is blocked */
+	catch_first(SIGUSR1);
+#ifdef HAVE_SIGINFO
+	catch_first(SIGINFO);
+#endif
 	for (int sig = 1; sig < NSIG; sig++)
-		if (sigaction(sig, NULL, &old) == 0 &&
+		if (!sigismember(&inherited_ignored, sig) &&
+		    sig != SIGUSR1 && sigaction(sig, NULL, &old) == 0 &&
 		    old.sa_handler == SIG_IGN)
 			sigaddset(&inherited_ignored, sig);
 	catch_unless_ignored(SIGPIPE);
@@ -166,8 +193,6 @@ signals_install(void)
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
 		catch_unless_ignored(sig);
 #endif
-	/* the report comes at once, as dd's, even while a call is blocked */
-	catch(SIGUSR1, 0);
 	/* someone else's SIGALRM must not kill a copy (progress(1) goes on) */
 	catch_unless_ignored(SIGALRM);
 	/*
@@ -176,9 +201,6 @@ signals_install(void)
 	 * parent's choice back (signals_reset_child).
 	 */
 	catch(SIGCHLD, SA_RESTART | SA_NOCLDSTOP);
-#ifdef HAVE_SIGINFO
-	catch(SIGINFO, 0);
-#endif
 	for (size_t i = 0; i < NITEMS(faults); i++) {
 		struct sigaction sa;
 

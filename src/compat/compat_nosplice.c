@@ -7,9 +7,14 @@
  * Linux built without zero-copy): -b's buffer is memory only there, and
  * no pacing pause needs finer timers.
  */
+#include <sys/ioctl.h>
+
 #include <errno.h>
 
 #include "tach/compat.h"
+
+/* the smallest size a pipe has: FreeBSD's and NetBSD's PIPE_SIZE */
+#define PIPE_SMALLEST	16384
 
 size_t
 compat_grow_pipe(int fd, size_t want)
@@ -23,6 +28,17 @@ size_t
 compat_pipe_budget(void)
 {
 	return 0;
+}
+
+size_t
+compat_pipe_room(int fd)
+{
+	int held = 0;
+
+	/* a write end that does not say what it holds: taken as empty */
+	if (ioctl(fd, FIONREAD, &held) == -1 || held < 0)
+		held = 0;
+	return held < PIPE_SMALLEST ? (size_t)(PIPE_SMALLEST - held) : 0;
 }
 
 void

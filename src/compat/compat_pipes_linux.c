@@ -8,6 +8,7 @@
  * Without zero-copy, compat_nosplice.c stands in, as on the BSDs.
  */
 #define _GNU_SOURCE		/* F_SETPIPE_SZ, splice */
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 
 #include <fcntl.h>
@@ -87,6 +88,25 @@ compat_pipe_budget(void)
 	if (pages <= 0)
 		return SIZE_MAX;
 	return (size_t)pages / 4 * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+size_t
+compat_pipe_room(int fd)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int size = fcntl(fd, F_GETPIPE_SZ), held = 0;
+	long used;
+
+	if (size == -1 || page <= 0 || ioctl(fd, FIONREAD, &held) == -1 ||
+	    held < 0)
+		return 0;
+	/*
+	 * A pipe is size / page slots of a page each: what it holds may
+	 * take a part-read page at its tail and a part-written one at its
+	 * head
+	 */
+	used = held == 0 ? 0 : (held + page - 1) / page + 1;
+	return used < size / page ? (size_t)((size / page - used) * page) : 0;
 }
 
 ssize_t

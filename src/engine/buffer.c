@@ -549,15 +549,18 @@ room_for(struct relay *r, struct relay_ring *g, size_t *len,
 
 /*
  * Into a pipe slot: the input's pages, not copied.  EAGAIN from a pipe
- * that is full seals it; any error but EAGAIN and EINTR means the input
- * cannot be spliced, and read(2) meets it again.  Returns what splice
- * does, 0 at the input's end; -1 with errno 0 to try again.
+ * that is full seals it; an input that takes no splice is read(2) from
+ * then on.  Any other error is the input's own, and final: a socket
+ * reports its reset once, and a read after it would see a clean end.
+ * Returns what splice does, 0 at the input's end; -1 with errno 0 to try
+ * again, or with the input's error.
  */
 static ssize_t
 splice_in(struct relay *r, struct relay_ring *g, struct slot *s, size_t len)
 {
 	struct pollfd pfd = { .fd = s->pipe[1], .events = POLLOUT };
 	ssize_t n = compat_splice(r->in, s->pipe[1], len, true);
+	int error = 0;
 
 	if (n >= 0)
 		return n;
@@ -573,12 +576,14 @@ splice_in(struct relay *r, struct relay_ring *g, struct slot *s, size_t len)
 				g->no_splice = true;
 			seal(g, s);
 		}
-	} else if (errno != EINTR) {
+	} else if (tier_unsupported(errno)) {
 		g->no_splice = true;
 		seal(g, s);
+	} else if (errno != EINTR) {
+		error = errno;
 	}
 	pthread_mutex_unlock(&g->lock);
-	errno = 0;
+	errno = error;
 	return -1;
 }
 

@@ -3,11 +3,15 @@
  * Copyright (c) 2026, the tach developers
  *
  * --hash through libcrypto's EVP interface (OpenSSL 1.1 and 3, LibreSSL):
- * no digest is written by hand.  A mutex lets SIGUSR1's report read a
- * digest so far (a copy of its context, finished) while the stream's
- * thread updates it.
+ * no digest is written by hand.  The library is loaded when --hash asks
+ * for it, not at every start: the loader maps its megabytes before main
+ * runs, and a run without --hash would wait for them (and be killed by a
+ * SIGUSR1 sent meanwhile).  A mutex lets SIGUSR1's report read a digest so
+ * far (a copy of its context, finished) while the stream's thread updates
+ * it.
  */
 #include <ctype.h>
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +19,59 @@
 
 #include <openssl/evp.h>
 
+#include "config.h"
 #include "tach/digest.h"
+
+/* libcrypto's calls, once loaded */
+static struct {
+	bool		 loaded;
+	const EVP_MD	*(*byname)(const char *);
+	int		 (*size)(const EVP_MD *);
+	EVP_MD_CTX	*(*ctx_new)(void);
+	void		 (*ctx_free)(EVP_MD_CTX *);
+	int		 (*init)(EVP_MD_CTX *, const EVP_MD *, ENGINE *);
+	int		 (*update)(EVP_MD_CTX *, const void *, size_t);
+	int		 (*copy)(EVP_MD_CTX *, const EVP_MD_CTX *);
+	int		 (*final)(EVP_MD_CTX *, unsigned char *, unsigned int *);
+} crypto;
+
+/* OpenSSL 3 made EVP_MD_size a macro of EVP_MD_get_size */
+#if OPENSSL_VERSION_NUMBER >= 0x30000000L && !defined(LIBRESSL_VERSION_NUMBER)
+#define MD_SIZE_NAME	"EVP_MD_get_size"
+#else
+#define MD_SIZE_NAME	"EVP_MD_size"
+#endif
+#define LOAD(f, name)	((crypto.f = (__typeof__(crypto.f))dlsym(lib, name)) \
+			    != NULL)
+
+/* libcrypto (TACH_CRYPTO_LIBRARY, as the build found it): true, or msg. */
+static bool
+crypto_load(char *msg, size_t msglen)
+{
+	void *lib;
+
+	if (crypto.loaded)
+		return true;
+	if ((lib = dlopen(TACH_CRYPTO_LIBRARY, RTLD_NOW | RTLD_LOCAL)) ==
+	    NULL) {
+		snprintf(msg, msglen, "--hash: %s", dlerror());
+		return false;
+	}
+	if (!(LOAD(byname, "EVP_get_digestbyname") &&
+	    LOAD(size, MD_SIZE_NAME) && LOAD(ctx_new, "EVP_MD_CTX_new") &&
+	    LOAD(ctx_free, "EVP_MD_CTX_free") &&
+	    LOAD(init, "EVP_DigestInit_ex") &&
+	    LOAD(update, "EVP_DigestUpdate") &&
+	    LOAD(copy, "EVP_MD_CTX_copy_ex") &&
+	    LOAD(final, "EVP_DigestFinal_ex"))) {
+		snprintf(msg, msglen, "--hash: %s: %s", TACH_CRYPTO_LIBRARY,
+		    dlerror());
+		dlclose(lib);
+		return false;
+	}
+	crypto.loaded = true;
+	return true;
+}
 
 struct digest_alg {
 	char		 name[32];
@@ -37,7 +93,7 @@ static bool
 expected_ok(const char *name, const char *hex, const EVP_MD *md, char *msg,
     size_t msglen)
 {
-	size_t len = strlen(hex), want = 2 * (size_t)EVP_MD_size(md);
+	size_t len = strlen(hex), want = 2 * (size_t)crypto.size(md);
 
 	for (size_t i = 0; i < len; i++)
 		if (!isxdigit((unsigned char)hex[i])) {
@@ -77,7 +133,7 @@ add_alg(struct digest *d, const char *item, size_t len, char *msg,
 	for (char *p = a->name; *p != '\0'; p++)
 		*p = (char)tolower((unsigned char)*p);
 	/* b2sum's name for what libcrypto calls blake2b512 */
-	if ((a->md = EVP_get_digestbyname(strcmp(a->name, "blake2b") == 0 ?
+	if ((a->md = crypto.byname(strcmp(a->name, "blake2b") == 0 ?
 	    "blake2b512" : a->name)) == NULL) {
 		snprintf(msg, msglen, "--hash %s: not an algorithm this "
 		    "crypto library has (sha256, sha512, sha1, md5, blake2b)",
@@ -91,12 +147,12 @@ add_alg(struct digest *d, const char *item, size_t len, char *msg,
 		a->expected = NULL;
 		return false;
 	}
-	if ((a->ctx = EVP_MD_CTX_new()) == NULL ||
-	    EVP_DigestInit_ex(a->ctx, a->md, NULL) != 1) {
+	if ((a->ctx = crypto.ctx_new()) == NULL ||
+	    crypto.init(a->ctx, a->md, NULL) != 1) {
 		snprintf(msg, msglen, "--hash %s: the crypto library could "
 		    "not start it", a->name);
 		free(a->expected);
-		EVP_MD_CTX_free(a->ctx);
+		crypto.ctx_free(a->ctx);
 		return false;
 	}
 	d->n++;
@@ -109,6 +165,8 @@ digest_new(const char *spec, char *msg, size_t msglen)
 	struct digest *d;
 	const char *p = spec, *comma;
 
+	if (!crypto_load(msg, msglen))
+		return NULL;
 	if ((d = calloc(1, sizeof(*d))) == NULL ||
 	    pthread_mutex_init(&d->lock, NULL) != 0) {
 		snprintf(msg, msglen, "--hash: out of memory");
@@ -133,7 +191,7 @@ digest_update(struct digest *d, const void *data, size_t len)
 {
 	pthread_mutex_lock(&d->lock);
 	for (size_t i = 0; i < d->n; i++)
-		(void)EVP_DigestUpdate(d->alg[i].ctx, data, len);
+		(void)crypto.update(d->alg[i].ctx, data, len);
 	pthread_mutex_unlock(&d->lock);
 }
 
@@ -152,13 +210,13 @@ finish_copy(const EVP_MD_CTX *ctx, char *hex)
 	EVP_MD_CTX *copy;
 
 	hex[0] = '\0';
-	if ((copy = EVP_MD_CTX_new()) == NULL)
+	if ((copy = crypto.ctx_new()) == NULL)
 		return;
-	if (EVP_MD_CTX_copy_ex(copy, ctx) == 1 &&
-	    EVP_DigestFinal_ex(copy, md, &len) == 1)
+	if (crypto.copy(copy, ctx) == 1 &&
+	    crypto.final(copy, md, &len) == 1)
 		for (unsigned int i = 0; i < len; i++)
 			snprintf(hex + 2 * i, 3, "%02x", md[i]);
-	EVP_MD_CTX_free(copy);
+	crypto.ctx_free(copy);
 }
 
 const char *
@@ -195,7 +253,7 @@ digest_free(struct digest *d)
 	if (d == NULL)
 		return;
 	for (size_t i = 0; i < d->n; i++) {
-		EVP_MD_CTX_free(d->alg[i].ctx);
+		crypto.ctx_free(d->alg[i].ctx);
 		free(d->alg[i].expected);
 	}
 	pthread_mutex_destroy(&d->lock);

@@ -10,6 +10,8 @@
  * its own: a stage queues its output's share and goes on, so that each
  * output keeps its own pace until the queues hold the buffer's size.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -25,6 +27,7 @@
 #include "tach/fanout.h"
 #include "tach/message.h"
 #include "tach/writeback.h"
+#include "tier.h"
 
 /* What one tee may pass on: a pipe's worth at most anyway. */
 #define TEE_MAX	((size_t)INT_MAX)
@@ -34,6 +37,7 @@ struct sink {
 	unsigned char	*block;		/* --output-block: a block's bytes */
 	size_t		 held;		/* of them */
 	bool		 dead;		/* failed: nothing more is written */
+	bool		 pipe;		/* written as far as it has room */
 };
 
 /* A share of the stream an output's writer has yet to write. */
@@ -95,10 +99,14 @@ struct fanout {
 static void
 thread_done(struct fanout *f)
 {
+	size_t done;
+	int error;
+
 	pthread_mutex_lock(&f->lock);
 	/* a pipe of its own, empty: the byte fits */
-	if (--f->running == 0 && write(f->done[1], "", 1) == -1)
-		report_err(1, "the outputs' end");
+	if (--f->running == 0 &&
+	    (error = tier_put(f->done[1], "", 1, &done)) != 0)
+		report_errc(1, error, "the outputs' end");
 	pthread_mutex_unlock(&f->lock);
 }
 
@@ -137,48 +145,39 @@ live(struct fanout *f)
 	return n;
 }
 
-/* Waits for fd to take more: an output set non-blocking by its owner. */
-static void
-wait_writable(int fd)
-{
-	struct pollfd p = { .fd = fd, .events = POLLOUT };
-
-	(void)poll(&p, 1, -1);
-}
-
-/* All of data to fd: 0, or the errno of the write that failed. */
-static int
-output_write(int fd, const unsigned char *data, size_t len)
-{
-	ssize_t n;
-
-	while (len > 0) {
-		if ((n = write(fd, data, len)) == -1) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK) {
-				wait_writable(fd);
-				continue;
-			}
-			return errno;
-		}
-		data += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* len bytes to output i, stream bytes of them (--pad's zeros are not). */
 static void
 sink_put(struct fanout *f, size_t i, const unsigned char *data, size_t len,
     size_t stream)
 {
-	int error;
+	size_t at = 0, part, done;
+	int error = 0;
 
-	if ((error = output_write(f->out[i].fd, data, len)) != 0)
+	/*
+	 * A pipe takes what it has room for, so that no write waits there
+	 * half done: tach may have to end with its reader stopped, and
+	 * each byte it holds is then counted.  A write that went in partly
+	 * counts too: the output holds it.
+	 */
+	while (at < len && error == 0) {
+		part = len - at;
+		/*
+		 * Full: once poll says it takes more, PIPE_BUF fits whole (a
+		 * reader gone: the write says so)
+		 */
+		if (f->sinks[i].pipe) {
+			if ((part = compat_pipe_room(f->out[i].fd)) == 0)
+				part = tier_writable(f->out[i].fd) ? PIPE_BUF :
+				    len - at;
+			part = part < len - at ? part : len - at;
+		}
+		error = tier_put(f->out[i].fd, data + at, part, &done);
+		if (at < stream)
+			sink_took(f, i, done < stream - at ? done : stream - at);
+		at += done;
+	}
+	if (error != 0)
 		sink_fails(f, i, error);
-	else
-		sink_took(f, i, stream);
 }
 
 /* len bytes of the stream to output i, in --output-block's blocks. */
@@ -337,7 +336,7 @@ share_splice(struct stage *s, size_t len)
 		if (errno == EINTR)
 			continue;
 		if (errno == EAGAIN) {
-			wait_writable(fd);
+			tier_writable(fd);
 			continue;
 		}
 		if (errno == EINVAL || errno == ENOSYS)
@@ -558,6 +557,7 @@ struct fanout *
 fanout_start(const struct fanout_config *c, int *in)
 {
 	struct fanout *f;
+	struct stat st;
 
 	if ((f = calloc(1, sizeof(*f))) == NULL ||
 	    pthread_mutex_init(&f->lock, NULL) != 0)
@@ -580,6 +580,9 @@ fanout_start(const struct fanout_config *c, int *in)
 		if (pthread_cond_init(&f->queues[i].more, NULL) != 0)
 			report_err(1, "the outputs");
 	}
+	for (size_t i = 0; i < f->n; i++)
+		f->sinks[i].pipe = fstat(f->out[i].fd, &st) == 0 &&
+		    S_ISFIFO(st.st_mode);
 	for (size_t i = 0; i < f->n && f->block > 0; i++)
 		if ((f->sinks[i].block = compat_buffer(f->block)) == NULL)
 			report_err(1, "--output-block: a block of %zu bytes",
@@ -665,8 +668,12 @@ fanout_end(struct fanout *f)
 	for (size_t i = 0; i < f->n && f->lag > 0; i++)
 		pthread_join(f->queues[i].writer, NULL);
 	for (size_t i = 0; i < f->n; i++) {
-		/* a late error (NFS, a disk's cache) shows at the close */
-		if (close(f->out[i].fd) == -1 && errno != EINTR)
+		/*
+		 * a late error (NFS, a disk's cache) shows at the close; a
+		 * reader's pipe is closed by the exit, after the last frame
+		 */
+		if (!f->out[i].keep_open &&
+		    close(f->out[i].fd) == -1 && errno != EINTR)
 			sink_fails(f, i, errno);
 		if (f->out[i].error != 0)
 			failed++;

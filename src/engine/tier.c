@@ -471,6 +471,36 @@ tier_input_hole(struct relay *r, size_t *len)
 }
 
 bool
+tier_writable(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+
+	return poll(&p, 1, -1) != 1 || p.revents == POLLOUT;
+}
+
+int
+tier_put(int fd, const void *data, size_t len, size_t *done)
+{
+	const unsigned char *p = data;
+	ssize_t n;
+
+	*done = 0;
+	while (*done < len) {
+		if ((n = write(fd, p + *done, len - *done)) > 0) {
+			*done += (size_t)n;
+			continue;
+		}
+		if (n == 0)
+			return ENOSPC;	/* as write_all: never spun on */
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			tier_writable(fd);
+		else if (errno != EINTR)
+			return errno;
+	}
+	return 0;
+}
+
+bool
 tier_direct_refused(struct relay *r, bool input, int error)
 {
 	bool *direct = input ? &r->direct_in : &r->direct_out;

@@ -153,6 +153,15 @@ bool		tier_hole(struct relay *r, const unsigned char *data,
  * Writes all of data, counting it, with -O its blocks of zeros past the
  * output's old end as holes: true, or false with *end set.
  */
+/*
+ * All of len bytes to fd, for a thread of the fanout's (no relay, no
+ * signals served): EINTR taken again, EAGAIN (an output its owner set
+ * non-blocking) waited out with tier_writable, a write that takes nothing
+ * ENOSPC.  0, or the errno that ended it; *done is what fd took either way.
+ */
+int		tier_put(int fd, const void *data, size_t len, size_t *done);
+/* Waits for fd to take more: false if it never will (POLLERR, POLLHUP). */
+bool		tier_writable(int fd);
 bool		tier_write(struct relay *r, const void *data, size_t len,
 		    enum relay_end *end);
 

@@ -97,6 +97,15 @@ writeback_is_disk(int fd)
 	return fstat(fd, &sb) == 0 && S_ISBLK(sb.st_mode);
 }
 
+bool
+writeback_to_reader(int fd)
+{
+	struct stat sb;
+
+	return fstat(fd, &sb) == 0 &&
+	    (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode));
+}
+
 int
 writeback_sync(int fd)
 {

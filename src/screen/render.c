@@ -21,6 +21,7 @@
 #define PREFIX_MAX	256	/* escaped prefix, in bytes, before cutting */
 #define NOTE_PRIORITY	2	/* the lowest: a live line's note goes first */
 #define FINAL_NOTE_PRIORITY 9	/* a closing line's says why it is short */
+#define URGENT_NOTE_PRIORITY 9	/* "flushing": the line is not hung */
 #define PREFIX_COLS_MIN	10	/* a long prefix keeps this much, at least */
 
 enum kind { TEXT, BAR, ACTIVITY };
@@ -371,7 +372,7 @@ fields_of(const struct render_state *s, int avail, struct field *f)
 	render_duration(s->elapsed, num, sizeof(num));
 	snprintf(txt, sizeof(txt), "%*s", time_cols(s), num);
 	add_field(f, &n, TEXT, s->final ? 7 : 4, "%s", txt);
-	if (known && !s->final) {
+	if (known && !s->final && !s->note_urgent) {
 		/*
 		 * rounded up: never 0:00:00 while bytes remain; past the
 		 * size, not known, but the field keeps its place
@@ -385,7 +386,8 @@ fields_of(const struct render_state *s, int avail, struct field *f)
 		add_field(f, &n, ACTIVITY, 5, "%s", "");
 	if (s->note != NULL)
 		add_field(f, &n, TEXT, s->final ? FINAL_NOTE_PRIORITY :
-		    NOTE_PRIORITY, "%s", s->note);
+		    s->note_urgent ? URGENT_NOTE_PRIORITY : NOTE_PRIORITY, "%s",
+		    s->note);
 	return n;
 }
 

@@ -116,7 +116,7 @@ check "--stats: the buffer's highest fill" grep -Eq \
 "$TACH" -q -b 8M <"$WORK/data" >/dev/full 2>"$WORK/err"
 check "output fails: exit 1 ($?)" [ $? -eq 1 ]
 check "output fails: what was delivered and what was not" grep -Eq \
-    '^tach: writing stdout: No space left on device \(0 bytes delivered; [1-9][0-9]* read into the buffer and not delivered\)$' \
+    '^tach: writing stdout: No space left on device \(0 bytes delivered; [1-9][0-9]* read and not delivered\)$' \
     "$WORK/err"
 
 # A second reader of the input can take what poll saw, leaving the
@@ -133,7 +133,7 @@ if command -v strace >/dev/null; then
 	check "a read left waiting, the output failed: exit 1, no hang \
 ($(cat "$WORK/st"))" [ "$(cat "$WORK/st")" -eq 1 ]
 	check "…said, with the bytes not delivered" grep -q \
-	    '(0 bytes delivered; 3 read into the buffer and not delivered)$' \
+	    '(0 bytes delivered; 3 read and not delivered)$' \
 	    "$WORK/err"
 fi
 
@@ -215,7 +215,7 @@ held_then_quit() {
 	wait_until 60 grep -q '"buffered":[1-9][0-9]\{6,\},' "$WORK/json"
 	head -c 1000 >/dev/null
 }
-lost='Broken pipe \([0-9]+ bytes delivered; [1-9][0-9]* read into the buffer and not delivered\)'
+lost='Broken pipe \([0-9]+ bytes delivered; [1-9][0-9]* read and not delivered\)'
 rm -f "$WORK/json"
 { "$TACH" -b 40M --format json -i 0.05 <"$WORK/big" 2>"$WORK/json"
     echo $? >"$WORK/rc"; } | held_then_quit

@@ -52,6 +52,15 @@ check "and grew: some object before the last had less" sh -c \
 "$TACH" --force -w 120 -f "$WORK/data" -o "$dev" 2>"$WORK/lines"
 check "the last flush is drawn" grep -q 'flushing' "$WORK/lines"
 check "beside what the disk has" grep -q 'on device' "$WORK/lines"
+# at 80 columns too: the flush outranks the fields that can go, and no
+# ETA of -:--:-- makes it look hung (a flush held up 1 s to be drawn)
+if command -v strace >/dev/null; then
+	strace -f -o /dev/null -e trace=fdatasync \
+	    -e inject=fdatasync:delay_enter=1000000 "$TACH" --force -w 79 \
+	    -f "$WORK/data" -o "$dev" 2>"$WORK/lines"
+	check "-w 79: the last flush is drawn" grep -q 'flushing' "$WORK/lines"
+	lacks "…with no ETA beside it" "$WORK/lines" 'flushing.*ETA|ETA.*flushing'
+fi
 "$TACH" --force -w 120 --no-flush -f "$WORK/data" -o "$dev" 2>"$WORK/lines"
 check "--no-flush: no flush drawn" sh -c "! grep -q flushing '$WORK/lines'"
 "$TACH" --force -w 120 -Y -f "$WORK/data" -o "$dev" 2>"$WORK/lines"

@@ -1,47 +1,12 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # covers: what `cmake --install` lays out, against every packaging recipe's
 # file list and rules; the progress links, the install hints and
-# reproducible builds; the man page's lint; each distribution's package
-# built from the release tarball, where its tool is here.
+# reproducible builds; the release checksums; the man page's lint.  Each
+# distribution's package is built from the release tarball by
+# tests/packaging/build.sh, a test of its own (package_rpm, package_arch,
+# package_alpine, package_deb).
 . "$(dirname "$0")/lib.sh"
-: "${SOURCE_DIR:?SOURCE_DIR must name the source tree}"
-contrib=$SOURCE_DIR/contrib
-# The distributions' builds use the system compiler, whatever this build
-# is: run-all's sanitizer, portable and 32-bit-on-64 builds leave them to
-# the default one.
-distro_builds=yes
-if [ "${TACH_SANITIZE:-OFF}" = ON ] || [ "$TACH_ZEROCOPY" != 1 ] ||
-    [ "$((${TACH_POINTER_BYTES:-8} * 8))" -ne "$(getconf LONG_BIT)" ]; then
-	distro_builds=no
-	echo "the distributions' packages are built by the default build only" >&2
-fi
-
-# layout PREFIX MANDIR LINKS [CMAKE-ARGS...]: the files an install lays
-# out, one a line.
-layout() {
-	b=$WORK/build-$3-$(echo "$1$2${4:-}" | tr / _)
-	_l_prefix=$1 _l_mandir=$2 _l_links=$3
-	shift 3
-	cmake -S "$SOURCE_DIR" -B "$b" -DBUILD_TESTING=OFF \
-	    -DCMAKE_INSTALL_PREFIX="$_l_prefix" -DCMAKE_INSTALL_MANDIR="$_l_mandir" \
-	    -DTACH_PROGRESS_LINKS="$_l_links" "$@" >/dev/null &&
-	cmake --build "$b" >/dev/null &&
-	DESTDIR="$b/root" cmake --install "$b" >/dev/null &&
-	(cd "$b/root$_l_prefix" && find . \( -type f -o -type l \) |
-	    sed 's|^\./||' | sort)
-}
-
-# same NAME EXPECTED ACTUAL: the two lists are equal.
-same() {
-	if [ "$2" = "$3" ]; then
-		pass
-	else
-		fail "$1 file list differs from cmake --install:"
-		printf '%s\n' "$2" >"$WORK/want"
-		printf '%s\n' "$3" >"$WORK/got"
-		diff -u "$WORK/want" "$WORK/got" >&2
-	fi
-}
+. "$(dirname "$0")/../packaging/common.sh"
 
 # FreeBSD: pkg-plist plus the PROGRESS option's files; man pages get .gz.
 got=$(layout /usr/local share/man ON)
@@ -53,11 +18,7 @@ want=$( { sed -e 's/%%PORTDOCS%%//' -e 's|%%DOCSDIR%%|share/doc/tach|' \
     sed 's/\.gz$//' | sort)
 same FreeBSD "$want" "$got"
 # FreeBSD with DOCS off: the %%PORTDOCS%% lines are not installed
-b=$WORK/build-nodocs
-cmake -S "$SOURCE_DIR" -B "$b" -DBUILD_TESTING=OFF -DTACH_INSTALL_DOCS=OFF \
-    -DCMAKE_INSTALL_PREFIX=/usr/local -DTACH_PROGRESS_LINKS=OFF >/dev/null &&
-    cmake --build "$b" >/dev/null && DESTDIR="$b/root" cmake --install "$b" >/dev/null
-got=$(cd "$b/root/usr/local" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort)
+got=$(layout /usr/local share/man OFF -DTACH_INSTALL_DOCS=OFF)
 want=$(grep -v '%%PORTDOCS%%' "$contrib/freebsd/pkg-plist" | sed 's/\.gz$//' | sort)
 same "FreeBSD, DOCS off" "$want" "$got"
 check "FreeBSD: PROGRESS is not a default option" \
@@ -86,8 +47,7 @@ lacks "pkgsrc: no progress links" "$mk" 'PROGRESS_LINKS=ON'
 # RPM: %files with the macros expanded for prefix /usr; %license and %doc
 # take the files from the source tree.
 spec=$contrib/rpm/tach.spec
-rpm_layout=$( { layout /usr share/man OFF -DTACH_INSTALL_DOCS=OFF
-    echo share/licenses/tach/LICENSE; echo share/doc/tach/README.md; } | sort)
+rpm_layout=$(rpm_layout)
 want=$(sed -n '/^%files/,/^%changelog/p' "$spec" |
     grep -v -e '^%files' -e '^%changelog' -e '^$' |
     sed -e 's|^%license |share/licenses/tach/|' -e 's|^%doc |share/doc/tach/|' \
@@ -121,18 +81,7 @@ srcinfo() {
 	fi
 	rm -rf "$_s_dir"
 }
-# makepkg without pacman: a clear skip outside CI, a failure in it
-have_makepkg=no
-if command -v makepkg >/dev/null && command -v bsdtar >/dev/null; then
-	if command -v pacman >/dev/null; then
-		have_makepkg=yes
-	elif [ "${CI:-}" = true ]; then
-		fail "makepkg is here but pacman is not (contrib/deps.sh --test installs it)"
-	else
-		echo "skipped: no pacman, so makepkg cannot run" >&2
-	fi
-fi
-if [ $have_makepkg = yes ]; then
+if makepkg_usable; then
 	same "Arch .SRCINFO" "$(srcinfo "$contrib/arch")" \
 	    "$(cat "$contrib/arch/.SRCINFO")"
 fi
@@ -158,16 +107,12 @@ check "Homebrew turns the progress links off" \
 # The progress links: off unless asked for; then relative links to tach,
 # with absolute install directories too, listed in install_manifest.txt,
 # and never over a progress that is not tach's.
-b=$WORK/build-default
-cmake -S "$SOURCE_DIR" -B "$b" -DBUILD_TESTING=OFF >/dev/null &&
-    cmake --build "$b" >/dev/null && DESTDIR="$b/root" cmake --install "$b" >/dev/null
+cmake -S "$SOURCE_DIR" -B "$WORK/build-fresh" -DBUILD_TESTING=OFF >/dev/null
 check "no progress link by default" \
-    sh -c '! ls "$1"/root/usr/local/bin/progress 2>/dev/null' sh "$b"
-b=$WORK/build-links
-cmake -S "$SOURCE_DIR" -B "$b" -DBUILD_TESTING=OFF -DTACH_PROGRESS_LINKS=ON \
-    -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_INSTALL_BINDIR=/opt/tach/bin \
-    -DCMAKE_INSTALL_MANDIR=/usr/share/man >/dev/null &&
-    cmake --build "$b" >/dev/null && DESTDIR="$b/root" cmake --install "$b" >/dev/null
+    grep -qx 'TACH_PROGRESS_LINKS:BOOL=OFF' "$WORK/build-fresh/CMakeCache.txt"
+b=$layout_build
+configure_install /usr /usr/share/man ON -DCMAKE_INSTALL_BINDIR=/opt/tach/bin &&
+    DESTDIR="$b/root" cmake --install "$b" >/dev/null
 check "absolute install directories: bin/progress links to tach" \
     [ "$(readlink "$b/root/opt/tach/bin/progress")" = tach ]
 check "…and progress.1 to tach.1" \
@@ -203,14 +148,15 @@ hint ncurses cmake -DCMAKE_FIND_ROOT_PATH=/nonexistent \
     -DCMAKE_FIND_ROOT_PATH_MODE_LIBRARY=ONLY -DCMAKE_FIND_ROOT_PATH_MODE_INCLUDE=ONLY
 
 # Reproducible: the same source built in two other directories gives the
-# same binary.
+# same binary (the two built side by side).
 for d in "$WORK/repro-a" "$WORK/repro-b/deeper"; do
 	mkdir -p "$d"
 	(cd "$SOURCE_DIR" && tar cf - --exclude='./build*' --exclude=./.git .) |
 	    (cd "$d" && tar xf -)
 	(cd "$d" && cmake -S . -B build -DBUILD_TESTING=OFF >/dev/null &&
-	    cmake --build build >/dev/null)
+	    cmake --build build >/dev/null) &
 done
+wait
 check "two builds in different directories give the same binary" \
     cmp -s "$WORK/repro-a/build/tach" "$WORK/repro-b/deeper/build/tach"
 lacks "…naming neither directory" "$WORK/repro-a/build/tach" "$WORK/repro-a"
@@ -227,141 +173,12 @@ if command -v ruby >/dev/null; then
 	    "$SOURCE_DIR/tests/packaging/formula-audit.rb" "$WORK/tach.rb"
 fi
 
-# installed TREE: the files under TREE/usr, as layout prints them
-installed() {
-	(cd "$1/usr" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort)
-}
-
-# recipes_build TARBALL RECIPES: each recipe (in RECIPES, with the
-# tarball's checksums) whose tool is here builds the release tarball the
-# way its distribution does, its check (ctest -L quick) included, and
-# packages what cmake --install lays out.
-recipes_build() {
-	recipes=$2
-	usr_layout=$(layout /usr share/man OFF)
-	# RPM: rpmbuild -ba, with Fedora's cmake macros supplied (Debian's rpm
-	# has none) and without the BuildRequires check (its database is empty)
-	if command -v rpmbuild >/dev/null; then
-		mkdir -p "$WORK/rpm/SOURCES"
-		cp "$1" "$WORK/rpm/SOURCES/"
-		rpmbuild -ba --nodeps --define "_topdir $WORK/rpm" \
-		    --load "$SOURCE_DIR/tests/packaging/cmake.macros" \
-		    "$recipes/rpm/tach.spec" >"$WORK/rpm.log" 2>&1
-		check "rpmbuild -ba succeeds, %check included" [ $? -eq 0 ] ||
-		    { grep -E 'Failed|FAIL|error' "$WORK/rpm.log" | head -n 20
-		      tail -n 20 "$WORK/rpm.log"; } >&2
-		check "rpmbuild ran the quick tests" \
-		    grep -q 'tests passed, 0 tests failed' "$WORK/rpm.log"
-		rpm=$(ls "$WORK"/rpm/RPMS/*/tach-0.1.0-*.rpm 2>/dev/null | head -n 1)
-		check "rpmbuild made the source package" \
-		    sh -c 'ls "$1"/rpm/SRPMS/tach-0.1.0-*.src.rpm >/dev/null' sh "$WORK"
-		if [ -n "$rpm" ]; then
-			# less the build-id links rpm adds by itself, and its
-			# directories
-			rpm -qlvp "$rpm" >"$WORK/rpm.list" 2>/dev/null
-			same "RPM package" "$rpm_layout" \
-			    "$(awk '$1 !~ /^d/ { print $(NF - 1) == "->" ? $(NF - 2) : $NF }' "$WORK/rpm.list" |
-			    sed -e 's|^/usr/||' -e 's/\.gz$//' |
-			    grep -v '^lib/\.build-id' | sort)"
-			check "RPM: the package owns its doc directory" \
-			    grep -q '^d.* /usr/share/doc/tach$' "$WORK/rpm.list"
-		fi
-	else
-		echo "no rpmbuild: the RPM is not built" >&2
-	fi
-	# Arch: makepkg, which will not run as root; pacman's database is
-	# empty here, so the dependencies are not checked
-	if [ $have_makepkg = yes ]; then
-		arch=$(mktemp -d /tmp/tach-makepkg.XXXXXX)
-		cp "$recipes/arch/PKGBUILD" "$1" "$arch/"
-		if [ "$(id -u)" -eq 0 ]; then
-			chown -R nobody "$arch"
-			as_builder="runuser -u nobody --"
-		else
-			as_builder=
-		fi
-		(cd "$arch" && $as_builder env HOME="$arch" makepkg --nodeps \
-		    --noconfirm >"$WORK/makepkg.log" 2>&1)
-		check "makepkg verifies the checksum and builds, check() included" \
-		    [ $? -eq 0 ] ||
-		    tail -n 20 "$WORK/makepkg.log" >&2
-		check "makepkg ran the quick tests" \
-		    grep -q 'tests passed, 0 tests failed' "$WORK/makepkg.log"
-		# plus the licence where Arch keeps licences
-		same "Arch package" "$( { echo "$usr_layout"
-		    echo share/licenses/tach/LICENSE; } | sort)" \
-		    "$(installed "$arch/pkg/tach" | sed 's/\.gz$//')"
-		rm -rf "$arch"
-	else
-		echo "no makepkg and pacman: the Arch package is not built" >&2
-	fi
-	# Alpine: no abuild off Alpine, so its phases run as abuild runs them
-	# (in builddir, with srcdir and pkgdir set), here against glibc; the
-	# musl build itself is tests/cross-build's x86_64-linux-musl target
-	alpine=$WORK/alpine
-	mkdir -p "$alpine/src" "$alpine/pkg"
-	tar xzf "$1" -C "$alpine/src"
-	(startdir=$recipes/alpine srcdir=$alpine/src pkgdir=$alpine/pkg/tach
-	    . "$recipes/alpine/APKBUILD" &&
-	    echo "$sha512sums" | grep . | (cd "$(dirname "$1")" && sha512sum -c) &&
-	    cd "${builddir:-$srcdir/$pkgname-$pkgver}" &&
-	    build && check && package) >"$WORK/apk.log" 2>&1
-	check "the APKBUILD builds, checks and packages" [ $? -eq 0 ] ||
-	    tail -n 20 "$WORK/apk.log" >&2
-	same "Alpine package" "$usr_layout" "$(installed "$alpine/pkg/tach")"
-	check "Alpine: libbsd, as in the musl cross build" \
-	    grep -q '^makedepends=".*libbsd-dev' "$recipes/alpine/APKBUILD"
-	# Debian: the release tarball as the orig tarball of a 3.0 (quilt)
-	# source package; the quick tests run in the build
-	if command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null; then
-		mkdir -p "$WORK/deb"
-		cp "$1" "$WORK/deb/tach_0.1.0.orig.tar.gz"
-		tar xzf "$1" -C "$WORK/deb"
-		cp -r "$recipes/debian" "$WORK/deb/tach-0.1.0/debian"
-		(cd "$WORK/deb/tach-0.1.0" && dpkg-buildpackage -us -uc \
-		    >"$WORK/deb.log" 2>&1)
-		check "dpkg-buildpackage (source and binary) succeeds" [ $? -eq 0 ] ||
-		    tail -n 20 "$WORK/deb.log" >&2
-		check "dpkg-buildpackage ran the quick tests" \
-		    grep -q 'tests passed, 0 tests failed' "$WORK/deb.log"
-		check "the source package is built, with its orig tarball" sh -c \
-		    'ls "$1"/deb/tach_0.1.0-1.dsc "$1"/deb/tach_0.1.0-1.debian.tar.* >/dev/null' \
-		    sh "$WORK"
-		deb=$(ls "$WORK"/deb/tach_*.deb 2>/dev/null | head -n 1)
-		if [ -n "$deb" ]; then
-			got=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print $6 }' |
-			    sed -e 's|^\./usr/||' -e 's/\.gz$//' |
-			    grep -v -e '^share/doc/tach/changelog' \
-			    -e '^share/doc/tach/copyright' \
-			    -e '^share/lintian/overrides/tach$' | sort)
-			# the licence is in the copyright file; zsh's own directory
-			want=$(echo "$usr_layout" |
-			    grep -vx 'share/doc/tach/LICENSE' |
-			    sed 's|^share/zsh/site-functions/|share/zsh/vendor-completions/|' |
-			    sort)
-			same Debian "$want" "$got"
-		fi
-		if command -v lintian >/dev/null; then
-			lintian --pedantic "$WORK"/deb/tach_*.changes >"$WORK/lintian" 2>&1
-			# a lintian older than the current policy knows no newer one
-			standards=$(sed -n 's/^Standards-Version: //p' "$recipes/debian/control")
-			grep -q "\"$standards" /usr/share/lintian/data/debian-policy/releases.json 2>/dev/null ||
-			    sed -i "/newer-standards-version $standards/d" "$WORK/lintian"
-			lacks "lintian --pedantic: no error or warning" "$WORK/lintian" \
-			    '^[EW]: '
-		fi
-	else
-		echo "no dpkg-buildpackage: the .deb is not built" >&2
-	fi
-}
-
 # The release step: contrib/release-checksums archives the tree and writes
 # the tarball's checksums into every recipe, the same bytes each time.
 if command -v git >/dev/null && git -C "$SOURCE_DIR" rev-parse HEAD >/dev/null 2>&1; then
-	git clone -q "$SOURCE_DIR" "$WORK/rel"
-	(cd "$WORK/rel" && contrib/release-checksums -o "$WORK/dist" >/dev/null)
+	release_tarball "$WORK/rel"
 	check "release-checksums: runs" [ $? -eq 0 ]
-	tarball=$WORK/dist/tach-0.1.0.tar.gz
+	tarball=$WORK/rel.dist/tach-0.1.0.tar.gz
 	sha=$(sha256sum "$tarball" | cut -d' ' -f1)
 	check "release-checksums: the tarball holds the tree" \
 	    sh -c 'tar tzf "$1" | grep -qx tach-0.1.0/CMakeLists.txt' sh "$tarball"
@@ -389,7 +206,6 @@ if command -v git >/dev/null && git -C "$SOURCE_DIR" rev-parse HEAD >/dev/null 2
 	    contrib/release-checksums -o "$WORK/dist2" >/dev/null)
 	check "release-checksums: the same bytes again" \
 	    cmp -s "$tarball" "$WORK/dist2/tach-0.1.0.tar.gz"
-	[ $distro_builds = no ] || recipes_build "$tarball" "$WORK/rel/contrib"
 fi
 
 # The man page is clean under mandoc's lint.

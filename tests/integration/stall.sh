@@ -40,7 +40,7 @@ exec 6<>"$WORK/out.fifo"
     2>"$WORK/err"
 check "output stalled, with a buffer: exit 1 ($?)" [ $? -eq 1 ]
 check "…what was held and not delivered" grep -Eq \
-    '^tach: writing stdout: stalled, nothing taken for 0.5 s \([0-9]+ bytes delivered; [1-9][0-9]* read into the buffer and not delivered\)$' \
+    '^tach: writing stdout: stalled, nothing taken for 0.5 s \([0-9]+ bytes delivered; [1-9][0-9]* read and not delivered\)$' \
     "$WORK/err"
 exec 6<&-
 
