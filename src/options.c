@@ -265,9 +265,12 @@ remote_arg(int letter, const char *text, long *pid, char *msg,
  * -d: every target given is watched, a process by PID (all its files, or
  * its descriptor FD) or every process of a NAME; one given twice counts
  * once.  The lists have room for every argument, so each is allocated
- * once.  -d alone (an empty value) adds none: the usual copy tools, when
- * nothing else is named.
+ * once.  -d alone adds none: the usual copy tools, when nothing else is
+ * named.  It reaches getopt as "--watchfd=" (bare_watch), its value the
+ * end of bare; an empty word the user gave is refused.
  */
+static char bare[] = "--watchfd=";
+
 static bool
 watch_arg(struct options *opts, int argc, const char *text, char *msg,
     size_t msglen)
@@ -277,8 +280,15 @@ watch_arg(struct options *opts, int argc, const char *text, char *msg,
 	long n;
 
 	opts->watching = true;
-	if (text[0] == '\0')
-		return true;	/* -d alone: the usual copy tools */
+	/* -d alone: the usual copy tools */
+	if (text == bare + sizeof(bare) - 1)
+		return true;
+	/* an empty word given: `-d $(pgrep -nx cp)' once cp has ended */
+	if (text[0] == '\0') {
+		snprintf(msg, msglen, "-d: an empty process id or name (a "
+		    "process that has ended?)");
+		return false;
+	}
 	if (text[0] == '-') {
 		snprintf(msg, msglen, "-d `%s': not a process id, pid:fd or "
 		    "command name", text_safe(text));
@@ -417,8 +427,6 @@ takes_next(const char *word)
 static void
 bare_watch(int argc, char *argv[])
 {
-	static char bare[] = "--watchfd=";
-
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--") == 0)
 			return;
@@ -808,6 +816,7 @@ value_option(struct options *opts, int argc, int ch, const char *arg,
  * rule names the first that set it off, in this order.
  */
 enum given {
+	G_NONE,		/* ends a rule's list */
 	G_R, G_Q, G_CMD, G_i, G_f, G_q, G_L, G_l, G_S, G_b, G_z, G_E, G_Y,
 	G_W, G_c, G_LINE, G_NUL, G_NO_SPLICE, G_d, G_n, G_8, G_k, G_u, G_g,
 	G_m, G_JSON, G_F, G_STATS, G_FORCE, G_D, G_e, G_P, G_STALL,
@@ -818,7 +827,55 @@ enum given {
 	G_BUFFER, G_LENGTH, G_S_LINES, G_SEES_A, G_SEES_L, G_D_PID, G_FAN,
 	G_COUNT
 };
-#define G(x)	((uint64_t)1 << (x))
+
+/*
+ * A set of them, as many words as they take: the table grows with the
+ * options, the set with it.
+ */
+#define GSET_WORDS	((G_COUNT + 63) / 64)
+struct gset {
+	uint64_t	 w[GSET_WORDS];
+};
+_Static_assert(GSET_WORDS * 64 >= G_COUNT, "a set holds every given");
+
+/* A rule's list: up to GIVENS_MAX of them, the rest G_NONE. */
+#define GIVENS_MAX	8
+#define L(...)		{ __VA_ARGS__ }
+#define NONE		{ G_NONE }
+
+static void
+gset_add(struct gset *s, int g)
+{
+	s->w[g / 64] |= (uint64_t)1 << (g % 64);
+}
+
+static bool
+gset_has(const struct gset *s, int g)
+{
+	return (s->w[g / 64] >> (g % 64) & 1) != 0;
+}
+
+static struct gset
+gset_of(const enum given list[GIVENS_MAX])
+{
+	struct gset s = { { 0 } };
+
+	for (int i = 0; i < GIVENS_MAX && list[i] != G_NONE; i++)
+		gset_add(&s, list[i]);
+	return s;
+}
+
+/* a and b in common; *any says whether there is some */
+static struct gset
+gset_both(const struct gset *a, const struct gset *b, bool *any)
+{
+	struct gset s;
+
+	*any = false;
+	for (int i = 0; i < GSET_WORDS; i++)
+		*any |= (s.w[i] = a->w[i] & b->w[i]) != 0;
+	return s;
+}
 
 /* The modes that take an option: -d (watching), -R (a change), -Q. */
 #define BY_D	0x1
@@ -877,75 +934,75 @@ static const struct {
  * are none, the first of when.
  */
 static const struct rule {
-	uint64_t	 when, unless, with;
+	enum given	 when[GIVENS_MAX], unless[GIVENS_MAX], with[GIVENS_MAX];
 	unsigned char	 mode;
 	const char	*text;
 } rules[] = {
-	{ G(G_R), 0, 0, BY_R, "-R changes a running copy: %s does not apply" },
-	{ G(G_Q), 0, 0, BY_Q, "-Q shows a running copy: %s does not apply" },
-	{ G(G_R), G(G_L) | G(G_READ_LIMIT) | G(G_N) | G(G_p) | G(G_i) |
-	    G(G_w) | G(G_F), 0, 0, "-R needs a change to send: -L, "
-	    "--read-limit, -N, -p, -i, -w or -F" },
-	{ G(G_S), G(G_LENGTH), 0, 0, "-S needs the length to stop at: -l" },
-	{ G(G_8), 0, G(G_LINE) | G(G_NUL), 0,
+	{ L(G_R), NONE, NONE, BY_R, "-R changes a running copy: %s does not apply" },
+	{ L(G_Q), NONE, NONE, BY_Q, "-Q shows a running copy: %s does not apply" },
+	{ L(G_R), L(G_L, G_READ_LIMIT, G_N, G_p, G_i, G_w, G_F), NONE, 0,
+	    "-R needs a change to send: -L, --read-limit, -N, -p, -i, -w or "
+	    "-F" },
+	{ L(G_S), L(G_LENGTH), NONE, 0, "-S needs the length to stop at: -l" },
+	{ L(G_8), NONE, L(G_LINE, G_NUL), 0,
 	    "-8 shows bytes as bits: not with %s" },
 	/* a buffer reads ahead: it cannot read a bad block again, nor stop
 	   at a line it has not yet written */
-	{ G(G_BUFFER), 0, G(G_E) | G(G_S_LINES), 0,
+	{ L(G_BUFFER), NONE, L(G_E, G_S_LINES), 0,
 	    "-b of 4 MiB or more is a buffer, which reads ahead: not with %s" },
-	{ G(G_WRITE_AT) | G(G_READ_AT) | G(G_READ_LIMIT) | G(G_BUFFER_FILE),
-	    G(G_BUFFER) | G(G_d) | G(G_R), 0, 0,
+	{ L(G_WRITE_AT, G_READ_AT, G_READ_LIMIT, G_BUFFER_FILE),
+	    L(G_BUFFER, G_d, G_R), NONE, 0,
 	    "%s needs a buffer: -b of 4 MiB or more" },
-	{ G(G_X), 0, G(G_CMD), 0, "-X: the command takes the output" },
-	{ G(G_PAD), G(G_OUTPUT_BLOCK), 0, 0,
+	{ L(G_X), NONE, L(G_CMD), 0, "-X: the command takes the output" },
+	{ L(G_PAD), L(G_OUTPUT_BLOCK), NONE, 0,
 	    "--pad fills the last block: it needs --output-block" },
-	{ G(G_M), G(G_CMD), 0, 0,
+	{ L(G_M), L(G_CMD), NONE, 0,
 	    "-M meters a command's sides: it needs a command" },
 	/* -Y's last flush is its own */
-	{ G(G_NO_FLUSH), 0, G(G_Y), 0,
+	{ L(G_NO_FLUSH), NONE, L(G_Y), 0,
 	    "--no-flush leaves the last flush out: -Y asks for it" },
-	{ G(G_NO_FLUSH), 0, G(G_CMD) | G(G_X), 0, "--no-flush is for a disk "
+	{ L(G_NO_FLUSH), NONE, L(G_CMD, G_X), 0, "--no-flush is for a disk "
 	    "tach writes: not with %s" },
 	/* the outputs are written by the fanout's threads, through a pipe */
-	{ G(G_FAN), 0, G(G_O) | G(G_K) | G(G_Y) | G(G_W), 0, "%s acts on the "
+	{ L(G_FAN), NONE, L(G_O, G_K, G_Y, G_W), 0, "%s acts on the "
 	    "one output tach writes: not with several -o, --hash or "
 	    "--output-block" },
-	{ G(G_O), 0, G(G_X), 0, "-O makes holes in a file: -X writes nothing" },
-	{ G(G_O), 0, G(G_CMD), 0, "-O makes holes in a file: the command "
+	{ L(G_O), NONE, L(G_X), 0, "-O makes holes in a file: -X writes nothing" },
+	{ L(G_O), NONE, L(G_CMD), 0, "-O makes holes in a file: the command "
 	    "takes the output, through a pipe" },
-	{ G(G_X), 0, G(G_o), 0, "-X writes nothing: not with -o" },
-	{ G(G_U), 0, G(G_E), 0,
+	{ L(G_X), NONE, L(G_o), 0, "-X writes nothing: not with -o" },
+	{ L(G_U), NONE, L(G_E), 0,
 	    "-U stores the input before sending it: not with -E" },
 	/* the bytes are seen only where line mode counts them; -d and -Q
 	   draw another process's numbers, and a copy sent a new -F with -R
 	   judges it itself */
-	{ G(G_A), G(G_LINE) | G(G_NUL) | G(G_d), 0, 0, "-A needs line mode "
+	{ L(G_A), L(G_LINE, G_NUL, G_d), NONE, 0, "-A needs line mode "
 	    "(--line-mode, -0), where tach sees the bytes it moves" },
-	{ G(G_SEES_A), 0, G(G_d), 0, "%%A shows the bytes written: -d sees "
+	{ L(G_SEES_A), NONE, L(G_d), 0, "%%A shows the bytes written: -d sees "
 	    "only how far another process has come" },
-	{ G(G_SEES_L), 0, G(G_d), 0, "%%L shows the bytes written: -d sees "
+	{ L(G_SEES_L), NONE, L(G_d), 0, "%%L shows the bytes written: -d sees "
 	    "only how far another process has come" },
-	{ G(G_SEES_A), 0, G(G_Q), 0, "%%A shows the bytes written: -Q is "
+	{ L(G_SEES_A), NONE, L(G_Q), 0, "%%A shows the bytes written: -Q is "
 	    "sent a copy's numbers, not its bytes" },
-	{ G(G_SEES_L), 0, G(G_Q), 0, "%%L shows the bytes written: -Q is "
+	{ L(G_SEES_L), NONE, L(G_Q), 0, "%%L shows the bytes written: -Q is "
 	    "sent a copy's numbers, not its bytes" },
-	{ G(G_n), 0, G(G_JSON), 0,
+	{ L(G_n), NONE, L(G_JSON), 0,
 	    "-n and --format json both write to stderr: choose one" },
-	{ G(G_WAIT_FOR) | G(G_ONCE) | G(G_READING) | G(G_WRITING), G(G_d),
-	    0, 0, "%s goes with -d" },
+	{ L(G_WAIT_FOR, G_ONCE, G_READING, G_WRITING), L(G_d),
+	    NONE, 0, "%s goes with -d" },
 	/* one look: nothing to wait for, nothing over time */
-	{ G(G_ONCE), 0, G(G_WAIT_FOR), 0,
+	{ L(G_ONCE), NONE, L(G_WAIT_FOR), 0,
 	    "--once looks once: not with --wait-for" },
-	{ G(G_ONCE), 0, G(G_D), 0, "--once looks once: not with -D" },
-	{ G(G_ONCE), 0, G(G_STATS), 0, "--once looks once: not with --stats" },
-	{ G(G_WAIT_FOR), 0, G(G_D_PID), 0, "--wait-for waits for processes "
+	{ L(G_ONCE), NONE, L(G_D), 0, "--once looks once: not with -D" },
+	{ L(G_ONCE), NONE, L(G_STATS), 0, "--once looks once: not with --stats" },
+	{ L(G_WAIT_FOR), NONE, L(G_D_PID), 0, "--wait-for waits for processes "
 	    "by name: -d NAME, or -d alone" },
-	{ G(G_d), 0, 0, BY_D, "-d watches another process: %s does not "
+	{ L(G_d), NONE, NONE, BY_D, "-d watches another process: %s does not "
 	    "apply" },
 };
 
 /* The options and states a rule can name that opts has. */
-static uint64_t
+static struct gset
 given(const struct options *o)
 {
 	unsigned sees = render_format_sees(o->format);
@@ -990,33 +1047,33 @@ given(const struct options *o)
 		[G_SEES_L] = (sees & RENDER_SEES_LINE) != 0,
 		[G_D_PID] = o->nwatch_pids > 0,
 	};
-	uint64_t g = 0;
+	struct gset g = { { 0 } };
 
-	for (int i = 0; i < G_COUNT; i++)
+	for (int i = G_NONE + 1; i < G_COUNT; i++)
 		if (is[i])
-			g |= G(i);
+			gset_add(&g, i);
 	return g;
 }
 
-/* The options a mode does not take. */
-static uint64_t
-untaken(unsigned char mode)
+/* A rule's with, and the options its mode does not take. */
+static struct gset
+others_of(const struct rule *r)
 {
-	uint64_t g = 0;
+	struct gset g = gset_of(r->with);
 
-	for (int i = 0; i < G_COUNT; i++)
-		if (mode != 0 && (givens[i].by & mode) == 0)
-			g |= G(i);
+	for (int i = G_NONE + 1; i < G_COUNT; i++)
+		if (r->mode != 0 && (givens[i].by & r->mode) == 0)
+			gset_add(&g, i);
 	return g;
 }
 
 /* The name of the first option or state in set. */
 static const char *
-first_given(uint64_t set)
+first_given(const struct gset *set)
 {
-	int i = 0;
+	int i = G_NONE + 1;
 
-	while (i < G_COUNT - 1 && (set & G(i)) == 0)
+	while (i < G_COUNT - 1 && !gset_has(set, i))
 		i++;
 	return givens[i].name;
 }
@@ -1026,7 +1083,8 @@ static enum options_result
 options_check(struct options *opts, int argc, char *argv[], char *msg,
     size_t msglen)
 {
-	uint64_t g, others;
+	struct gset g, when, unless, others, named;
+	bool when_given, unless_given, others_given, any;
 	unsigned seen;
 	struct stat sb;
 
@@ -1036,12 +1094,18 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
 		const struct rule *r = &rules[i];
 
-		others = r->with | untaken(r->mode);
-		if ((g & r->when) == 0 || (g & r->unless) != 0 ||
-		    (others != 0 && (g & others) == 0))
+		when = gset_of(r->when);
+		unless = gset_of(r->unless);
+		others = others_of(r);
+		(void)gset_both(&when, &g, &when_given);
+		(void)gset_both(&unless, &g, &unless_given);
+		named = gset_both(&others, &g, &others_given);
+		(void)gset_both(&others, &others, &any);
+		if (!when_given || unless_given || (any && !others_given))
 			continue;
-		snprintf(msg, msglen, r->text,
-		    first_given(g & (others != 0 ? others : r->when)));
+		if (!any)
+			named = gset_both(&when, &g, &any);
+		snprintf(msg, msglen, r->text, first_given(&named));
 		return OPTIONS_BAD;
 	}
 	if (opts->watching && opts->size >= 0 && (opts->size_file == NULL ||

@@ -7,6 +7,10 @@
  * TACH_BAD_RANGES ("START-END,..." in bytes, END excluded), as a read
  * through FUSE fails whole; copy_file_range, splice and sendfile from it
  * say they are not supported, so tach falls back to reading it.
+ *
+ * And a device that takes no more: writes to the file named by
+ * TACH_ZERO_FILE return 0 once it holds TACH_ZERO_AT bytes (a write across
+ * that point goes in partly), and no zero-copy call writes into it.
  */
 /* pread and pread64 are both defined here, so neither may be renamed */
 #undef _FILE_OFFSET_BITS
@@ -23,10 +27,11 @@
 #include <string.h>
 #include <unistd.h>
 
+/* fd is the file the environment variable var names. */
 static bool
-is_bad_file(int fd)
+is_named(int fd, const char *var)
 {
-	const char *want = getenv("TACH_BAD_FILE");
+	const char *want = getenv(var);
 	char link[64], path[PATH_MAX];
 	ssize_t n;
 
@@ -64,7 +69,7 @@ pread64(int fd, void *buf, size_t len, off64_t at)
 	if (real == NULL)
 		real = (ssize_t (*)(int, void *, size_t, off64_t))dlsym(
 		    RTLD_NEXT, "pread64");
-	if (len > 0 && is_bad_file(fd) && touches(at, len)) {
+	if (len > 0 && is_named(fd, "TACH_BAD_FILE") && touches(at, len)) {
 		errno = EIO;
 		return -1;
 	}
@@ -85,7 +90,7 @@ read(int fd, void *buf, size_t len)
 
 	if (real == NULL)
 		real = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
-	if (len > 0 && is_bad_file(fd) && (at = lseek(fd, 0, SEEK_CUR)) != -1 &&
+	if (len > 0 && is_named(fd, "TACH_BAD_FILE") && (at = lseek(fd, 0, SEEK_CUR)) != -1 &&
 	    touches(at, len)) {
 		errno = EIO;
 		return -1;
@@ -93,7 +98,30 @@ read(int fd, void *buf, size_t len)
 	return real(fd, buf, len);
 }
 
-/* The zero-copy calls: not supported from the bad file. */
+ssize_t
+write(int fd, const void *buf, size_t len)
+{
+	static ssize_t (*real)(int, const void *, size_t);
+	const char *full = getenv("TACH_ZERO_AT");
+	off_t at;
+
+	if (real == NULL)
+		real = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT,
+		    "write");
+	if (len > 0 && full != NULL && is_named(fd, "TACH_ZERO_FILE") &&
+	    (at = lseek(fd, 0, SEEK_CUR)) != -1) {
+		if (at >= atoll(full))
+			return 0;
+		if (at + (off_t)len > atoll(full))
+			len = (size_t)(atoll(full) - at);
+	}
+	return real(fd, buf, len);
+}
+
+/*
+ * The zero-copy calls: not supported from the bad file, nor into the
+ * full one.
+ */
 static ssize_t
 unsupported(int fd, const char *name, long a, long b, long c, long d,
     long e)
@@ -101,7 +129,8 @@ unsupported(int fd, const char *name, long a, long b, long c, long d,
 	typedef ssize_t (*call)(long, long, long, long, long, long);
 	call real = (call)dlsym(RTLD_NEXT, name);
 
-	if (is_bad_file(fd)) {
+	if (is_named(fd, "TACH_BAD_FILE") ||
+	    is_named((int)b, "TACH_ZERO_FILE")) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -131,7 +160,7 @@ send_file(const char *name, int out, int in, void *at, size_t len)
 	typedef ssize_t (*call)(int, int, void *, size_t);
 	call real = (call)dlsym(RTLD_NEXT, name);
 
-	if (is_bad_file(in)) {
+	if (is_named(in, "TACH_BAD_FILE")) {
 		errno = EINVAL;
 		return -1;
 	}

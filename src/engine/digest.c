@@ -3,10 +3,11 @@
  * Copyright (c) 2026, the tach developers
  *
  * --hash through libcrypto's EVP interface (OpenSSL 1.1 and 3, LibreSSL):
- * no digest is written by hand.  The library is loaded when --hash asks
- * for it, not at every start: the loader maps its megabytes before main
- * runs, and a run without --hash would wait for them (and be killed by a
- * SIGUSR1 sent meanwhile).  A mutex lets SIGUSR1's report read a digest so
+ * no digest is written by hand.  CMake's build loads the library when
+ * --hash asks for it, not at every start: the loader maps its megabytes
+ * before main runs, and a run without --hash would wait for them (and be
+ * killed by a SIGUSR1 sent meanwhile); a build that names no library
+ * links it.  A mutex lets SIGUSR1's report read a digest so
  * far (a copy of its context, finished) while the stream's thread updates
  * it.
  */
@@ -37,10 +38,14 @@ static struct {
 
 /* OpenSSL 3 made EVP_MD_size a macro of EVP_MD_get_size */
 #if OPENSSL_VERSION_NUMBER >= 0x30000000L && !defined(LIBRESSL_VERSION_NUMBER)
-#define MD_SIZE_NAME	"EVP_MD_get_size"
+#define MD_SIZE		EVP_MD_get_size
 #else
-#define MD_SIZE_NAME	"EVP_MD_size"
+#define MD_SIZE		EVP_MD_size
 #endif
+
+#ifdef TACH_CRYPTO_LIBRARY
+#define NAME_OF(f)	NAME_OF_(f)
+#define NAME_OF_(f)	#f
 #define LOAD(f, name)	((crypto.f = (__typeof__(crypto.f))dlsym(lib, name)) \
 			    != NULL)
 
@@ -58,7 +63,7 @@ crypto_load(char *msg, size_t msglen)
 		return false;
 	}
 	if (!(LOAD(byname, "EVP_get_digestbyname") &&
-	    LOAD(size, MD_SIZE_NAME) && LOAD(ctx_new, "EVP_MD_CTX_new") &&
+	    LOAD(size, NAME_OF(MD_SIZE)) && LOAD(ctx_new, "EVP_MD_CTX_new") &&
 	    LOAD(ctx_free, "EVP_MD_CTX_free") &&
 	    LOAD(init, "EVP_DigestInit_ex") &&
 	    LOAD(update, "EVP_DigestUpdate") &&
@@ -72,6 +77,24 @@ crypto_load(char *msg, size_t msglen)
 	crypto.loaded = true;
 	return true;
 }
+#else
+/* Linked with libcrypto (contrib/bsd's build): its calls as they are. */
+static bool
+crypto_load(char *msg, size_t msglen)
+{
+	(void)msg;
+	(void)msglen;
+	crypto.byname = EVP_get_digestbyname;
+	crypto.size = MD_SIZE;
+	crypto.ctx_new = EVP_MD_CTX_new;
+	crypto.ctx_free = EVP_MD_CTX_free;
+	crypto.init = EVP_DigestInit_ex;
+	crypto.update = EVP_DigestUpdate;
+	crypto.copy = EVP_MD_CTX_copy_ex;
+	crypto.final = EVP_DigestFinal_ex;
+	return true;
+}
+#endif
 
 struct digest_alg {
 	char		 name[32];

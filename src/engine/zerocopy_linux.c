@@ -90,6 +90,13 @@ splice_moved(struct relay *r, ssize_t n, const unsigned char *data,
 	}
 	if (write_side(errno))
 		side = SIDE_WRITE;
+	/*
+	 * EIO out of a pipe into a file: a page spliced into the pipe
+	 * upstream that could not be read, or the file's own device;
+	 * the kernel does not say which, nor does tach
+	 */
+	else if (errno == EIO && side == SIDE_WRITE)
+		side = SIDE_EITHER;
 	else if (r->skip_errors && side == SIDE_READ)
 		return 0;	/* -E: the read/write loop skips the bad block */
 	r->error = errno;

@@ -538,6 +538,9 @@ log_write(FILE *f, char *text, size_t len)
 			if (errno != EINTR)
 				return false;
 			n = 0;
+		} else if (n == 0) {
+			errno = ENOSPC;		/* a write that takes nothing */
+			return false;
 		}
 	return true;
 }

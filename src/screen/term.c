@@ -19,6 +19,7 @@
 
 #include "config.h"
 #include "tach/clock.h"
+#include "tach/signals.h"
 #include "tach/term.h"
 
 /*
@@ -329,8 +330,8 @@ term_title_end_waiting(struct terminal *t)
 	if (!t->title_pushed)
 		return;
 	t->title_pushed = false;
-	/* a terminal gone (EIO) ends the wait too */
+	/* a terminal gone (EIO) ends the wait too, and so does ^C */
 	while (write(t->fd, TITLE_POP, strlen(TITLE_POP)) == -1 &&
-	    errno == EINTR)
+	    errno == EINTR && signals_fatal() == 0)
 		;
 }

@@ -68,9 +68,19 @@ put_back_later(struct title *t)
 	_exit(0);
 }
 
+/*
+ * A terminal stopped (^S) at the end: the title is put back when it
+ * reads again.  tach as the session's leader (a window opened to run it)
+ * waits for that itself: its exit hangs the terminal up, and a child
+ * could write nothing after it.
+ */
 void
 title_close(struct title *t)
 {
-	if (t->window && !term_title_end(&t->term))
+	if (!t->window || term_title_end(&t->term))
+		return;
+	if (getsid(0) == getpid())
+		term_title_end_waiting(&t->term);
+	else
 		put_back_later(t);
 }

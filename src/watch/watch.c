@@ -389,11 +389,11 @@ note_age(struct watched *w, double now)
 	    now - w->seen_at);
 }
 
+/* A file's end: its last outputs, and what it held let go. */
 static void
-forget(struct watch *ws, struct proc *p, size_t i, double now, enum end end)
+file_end(struct watch *ws, struct proc *p, struct watched *w, double now,
+    enum end end)
 {
-	struct watched *w = &p->files[i];
-
 	note_age(w, now);
 	emit_file(ws, p, w, now, end);
 	if (ws->opts->stats)
@@ -401,8 +401,27 @@ forget(struct watch *ws, struct proc *p, size_t i, double now, enum end end)
 	stats_free(&w->rates.rates);
 	free(w->label);
 	free(w->file.path);
-	memmove(w, w + 1, (p->n - i - 1) * sizeof(*w));
-	p->n--;
+}
+
+/*
+ * The files closed since the last sample: each one's end, and the list
+ * closed up in one pass (cp -r closes thousands).
+ */
+static void
+forget_closed(struct watch *ws, struct proc *p, double now)
+{
+	size_t kept = 0;
+
+	for (size_t j = 0; j < p->n; j++) {
+		if (!p->files[j].present) {
+			file_end(ws, p, &p->files[j], now, END_CLOSED);
+			continue;
+		}
+		if (kept != j)
+			p->files[kept] = p->files[j];
+		kept++;
+	}
+	p->n = kept;
 }
 
 static void
@@ -585,9 +604,7 @@ merge(struct watch *ws, struct proc *p, struct procfd_file *got, size_t n,
 	free(cur);
 	free(which);
 	free(kept);
-	for (size_t j = p->n; j-- > 0;)
-		if (!p->files[j].present)
-			forget(ws, p, j, now, END_CLOSED);
+	forget_closed(ws, p, now);
 }
 
 /* --reading, --writing: the files the user asked about, the rest freed. */
@@ -694,8 +711,11 @@ drop(struct watch *ws, size_t i, double now, enum end end)
 	struct proc *p = &ws->procs[i];
 
 	emit_whole(ws, p, now, end);
-	while (p->n > 0)
-		forget(ws, p, 0, now, end);
+	/* each in its order, none moved: a process with many files ends
+	   at once */
+	for (size_t j = 0; j < p->n; j++)
+		file_end(ws, p, &p->files[j], now, end);
+	p->n = 0;
 	free_whole(p);
 	free(p->files);
 	if (p->hold >= 0)

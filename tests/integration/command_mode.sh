@@ -47,6 +47,10 @@ for prog in "$TACH" "$WORK/progress"; do
 	chmod 644 "$WORK/noexec"
 	$prog $q "$WORK/noexec" </dev/null 2>"$err"
 	check "$name: not executable gives 126" [ $? -eq 126 ]
+	# a path through a file, not a directory: not found (ENOTDIR)
+	$prog $q "$WORK/noexec/cmd" </dev/null 2>"$err"
+	check "$name: a path through a file gives 127 ($?)" [ $? -eq 127 ]
+	check "…and names it" grep -qF "$WORK/noexec/cmd" "$err"
 	# A missing -f file: message, exit 1, cmd never started.
 	$prog $q -f "$WORK/missing" touch "$WORK/started" 2>"$err"
 	check "$name: missing -f exits 1" [ $? -eq 1 ]

@@ -111,6 +111,65 @@ else
 	echo "SKIP: no /proc to read a process's title from" >&2
 fi
 
+# ^S at the end: the terminal stops reading before the title is put
+# back.  tach as the session's leader (the window opened to run it, as
+# tmux and xterm -e do) waits for ^Q and then puts it back: its exit
+# would hang the terminal up, and nothing could be written after it.
+if command -v python3 >/dev/null; then
+	cat >"$WORK/stopped.py" <<-'EOF'
+	import os, select, sys, pty
+	r, w = os.pipe()
+	pid, master = pty.fork()
+	if pid == 0:
+	    os.dup2(r, 0)
+	    os.dup2(os.open("/dev/null", os.O_WRONLY), 1)
+	    os.environ["TERM"] = "xterm"
+	    os.execv(sys.argv[1], sys.argv[1:])
+	os.close(r)
+	out = b""
+	def read_until(cond):
+	    global out
+	    while not cond():
+	        if select.select([master], [], [], 60)[0] == []:
+	            return False
+	        try:
+	            data = os.read(master, 65536)
+	        except OSError:
+	            return cond()
+	        if not data:
+	            return cond()
+	        out += data
+	    return True
+	def waiting():
+	    # ended, or blocked writing to the stopped terminal
+	    if os.waitpid(pid, os.WNOHANG)[0] == pid:
+	        return "exited"
+	    with open("/proc/%d/syscall" % pid) as f:
+	        call = f.read().split()[0]
+	    return "writing" if call in ("1", "4") else None
+	os.write(w, b"x" * 100000)
+	if not read_until(lambda: b"\x1b[22;2t" in out):
+	    sys.exit("no title shown")
+	os.write(master, b"\x13")            # ^S
+	os.close(w)                            # the input ends: tach ends
+	import time
+	for _ in range(1200):
+	    state = waiting()
+	    if state:
+	        break
+	    time.sleep(0.05)
+	print(state)
+	os.write(master, b"\x11")            # ^Q
+	read_until(lambda: False)
+	print("put back" if out.rfind(b"\x1b[23;2t") > out.rfind(b"\x1b[22;2t")
+	    else "left pushed")
+	EOF
+	python3 "$WORK/stopped.py" "$TACH" -x window -i 0.05 >"$WORK/said" 2>&1
+	check "^S at the end: tach waits for the terminal ($(head -n 1 "$WORK/said"))" \
+	    grep -qx writing "$WORK/said"
+	check "…and puts the title back after ^Q" grep -qx "put back" "$WORK/said"
+fi
+
 # What -x refuses
 "$TACH" -x foo </dev/null 2>"$WORK/err"
 check "-x foo: refused ($?)" [ $? -eq 1 ]

@@ -160,6 +160,18 @@ if [ "$TACH_ZEROCOPY" = 1 ] && command -v strace >/dev/null; then
 	strace -qq -o /dev/null -e inject=splice:error=EIO:when=2 \
 	    "$TACH" -q <"$WORK/a" 2>"$err" | cat >/dev/null
 	check "file to pipe EIO: the file is read" grep -qF "reading stdin: Input/output error" "$err"
+	# pipe to a file: an EIO may be a page spliced into the pipe that
+	# could not be read upstream, or the file's device: no side blamed
+	cat "$WORK/a" | strace -qq -o /dev/null -e inject=splice:error=EIO:when=2 \
+	    "$TACH" -q -o "$WORK/o" 2>"$err"
+	status=$?
+	expect 1 "splicing stdin to $WORK/o: Input/output error" "pipe to file EIO"
+	lacks "pipe to file EIO: blames no side" "$err" "reading|writing"
+	# …while a full disk is the file's
+	cat "$WORK/a" | strace -qq -o /dev/null -e inject=splice:error=ENOSPC:when=2 \
+	    "$TACH" -q -o "$WORK/o" 2>"$err"
+	check "pipe to file ENOSPC: the file named" \
+	    grep -qF "writing $WORK/o: No space left on device" "$err"
 fi
 
 # --help and --version check that they were written.

@@ -38,6 +38,22 @@ check "-L: the copy exits 0" [ $? -eq 0 ]
 check "-L: the output is exact" cmp -s "$WORK/big" "$WORK/out"
 check "-L: the socket is gone at the end" eval "! listening $copy"
 
+# Lowered: what moved counts as paid, the new rate holds from now on.  A
+# copy at -L 1g has 40 MB out when -R -L 1m comes: its next megabyte
+# follows within seconds, not after the 40 s those 40 MB would have cost
+# at the new rate.
+close_gate
+{ head -c 40000000 "$WORK/big"; gated; tail -c +40000001 "$WORK/big"; } |
+    "$TACH" -q -L 1g >"$WORK/out" &
+copy=$!
+check "lowered: the copy listens" wait_until 60 listening $copy
+check "lowered: 40 MB out" wait_until 60 size_at_least "$WORK/out" 40000000
+"$TACH" -R $copy -L 1m
+open_gate
+check "lowered: the next megabyte within 20 s, not 40" \
+    wait_until 20 size_at_least "$WORK/out" 41000000
+finish_copy lowered "$WORK/big"
+
 # --read-limit: a buffer's input, changed the same way; a copy without a
 # buffer refuses it, saying why.
 "$TACH" -q -b 8M --read-limit 1 <"$WORK/big" >"$WORK/out" &

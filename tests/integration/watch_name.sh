@@ -120,6 +120,20 @@ wait_until 60 sh -c "ls -l /proc/$cpid/fd 2>/dev/null | grep -q '$WORK/a'"
 watcher=$!
 check "-d alone: a cp is watched" wait_until 60 grep -q \
     "\"pid\":$cpid,\"command\":\"cp\",\"fd\":3,\"path\":\"$WORK/a\"" "$WORK/json"
+# …but an empty word, as `-d $(pgrep -nx cp)' gives once cp has ended,
+# watches nothing: refused, as pv and progress refuse it (the cp that
+# runs is not taken for it)
+for arg in "" "--watchfd="; do
+	if [ -z "$arg" ]; then
+		"$TACH" -d "" --once 2>"$WORK/err" >/dev/null
+	else
+		"$TACH" "$arg" --once 2>"$WORK/err" >/dev/null
+	fi
+	check "-d '' ($arg): refused ($?)" [ $? -eq 1 ]
+	check "…saying why" grep -qx \
+	    "tach: -d: an empty process id or name (a process that has ended?)" \
+	    "$WORK/err"
+done
 kill -TERM $watcher
 wait $watcher
 kill $cpid
