@@ -13,6 +13,9 @@
 
 #include <sys/types.h>
 
+#include <poll.h>
+#include <signal.h>
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -138,6 +141,13 @@ int	compat_disk_written(uint64_t dev, uint64_t *bytes);
  * one directory, returning its id or -1 with errno; _next gives the next
  * file closed (never a directory), false when none waits.
  */
+/*
+ * Waits for a signal, with mask the signal mask meanwhile (as
+ * sigsuspend), or for one of the n fds to be ready (Linux: ppoll, where
+ * a process's pidfd tells its exit at once); elsewhere for a signal only,
+ * as no descriptor there tells a process's end.
+ */
+void	compat_wait(struct pollfd *fds, size_t n, const sigset_t *mask);
 struct compat_closes;
 struct compat_closes	*compat_closes_open(void);
 int	compat_closes_add(struct compat_closes *c, const char *dir);

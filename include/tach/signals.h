@@ -8,8 +8,10 @@
 #ifndef TACH_SIGNALS_H
 #define TACH_SIGNALS_H
 
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Set by every handler below; cleared by signals_take(). */
 extern volatile sig_atomic_t signal_pending;
@@ -42,6 +44,12 @@ int	signals_take(void);
 int	signals_take_only(int want);
 /* Sleeps until a signal arrives; then as signals_take(). */
 int	signals_wait(void);
+/*
+ * As signals_wait, or until one of the n fds is ready (Linux; elsewhere
+ * a signal only): -d's pidfds, so that a process's exit is sampled at
+ * once.  fds' revents say which.
+ */
+int	signals_wait_fds(struct pollfd *fds, size_t n);
 /* The terminating signal that arrived, or 0. */
 int	signals_fatal(void);
 /* True if the parent had sig ignored (see signals_install). */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "tach/compat.h"
 #include "tach/message.h"
 #include "tach/signals.h"
 
@@ -276,13 +277,19 @@ signals_take_only(int want)
 int
 signals_wait(void)
 {
+	return signals_wait_fds(NULL, 0);
+}
+
+int
+signals_wait_fds(struct pollfd *fds, size_t n)
+{
 	sigset_t all, old;
 
 	/* blocked from the test to the wait, so none slips in between */
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
 	if (!signal_pending)
-		sigsuspend(&old);
+		compat_wait(fds, n, &old);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return signals_take();
 }

@@ -222,6 +222,12 @@ struct compat_closes {
 			    __attribute__((aligned(8)));
 };
 
+void
+compat_wait(struct pollfd *fds, size_t n, const sigset_t *mask)
+{
+	(void)ppoll(fds, (nfds_t)n, NULL, mask);
+}
+
 struct compat_closes *
 compat_closes_open(void)
 {

@@ -57,6 +57,14 @@ compat_disk_written(uint64_t dev, uint64_t *bytes)
 	return ENOSYS;
 }
 
+void
+compat_wait(struct pollfd *fds, size_t n, const sigset_t *mask)
+{
+	(void)fds;
+	(void)n;
+	sigsuspend(mask);
+}
+
 struct compat_closes *
 compat_closes_open(void)
 {

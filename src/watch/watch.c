@@ -70,9 +70,12 @@ struct proc {
 	uint64_t		 started;	/* the process's start time */
 	bool			 start_known;
 	int			 hold;		/* procfd_hold's, or -1 */
+	bool			 exit_told;	/* the hold said it exited */
 	bool			 told_none;	/* "no file open" said */
 	int			 ended;		/* an enum end, once it ended */
 	struct whole		*whole;		/* its whole copy, or NULL */
+	double			 whole_read_at;	/* its I/O count last read */
+	char			 whole_note[48]; /* its last line's, or "" */
 	bool			 whole_final;	/* none to look for again */
 	double			 whole_at;	/* when last looked for */
 	double			 whole_since;	/* when found */
@@ -94,6 +97,8 @@ struct watch {
 	double			 found;		/* when procfd_find last ran */
 	unsigned		 phase;
 	struct reporter		*out;		/* watch_run's */
+	struct pollfd		*waits;		/* the holds waited on */
+	size_t			 nwaits;
 };
 
 enum end { END_NONE, END_CLOSED, END_EXITED, END_INTERRUPTED };
@@ -158,6 +163,20 @@ file_state(const struct watch *ws, struct watched *w, double now, bool final,
 }
 
 /*
+ * How old the whole copy's figure is at the process's exit: 0 where its
+ * last I/O count was read as it ended (or all of the tree is done), else
+ * the time since it was read (its parent reaped it first).
+ */
+static double
+whole_age(const struct proc *p, double now)
+{
+	if (p->ended != END_EXITED || p->whole_read_at == 0 ||
+	    p->whole->done >= p->whole->tree.size || p->whole_read_at >= now)
+		return 0;
+	return now - p->whole_read_at;
+}
+
+/*
  * A whole copy's line: the bytes done over every file, against the
  * tree's size, and its files done (where it was watched from the start).
  */
@@ -200,6 +219,11 @@ whole_state(const struct watch *ws, struct proc *p, double now, bool final,
 	line_state(&src, &p->whole_rate_max, s);
 	s->one_look = ws->opts->once;
 	s->whose_file = true;
+	if (final && whole_age(p, now) > 0) {
+		snprintf(p->whole_note, sizeof(p->whole_note), "as seen %.2f s "
+		    "before the end", whole_age(p, now));
+		s->note = p->whole_note;
+	}
 }
 
 /*
@@ -229,6 +253,8 @@ sample_whole(struct proc *p, double now)
 	if (p->whole == NULL)
 		return;
 	error = procfd_read_bytes(p->pid, &read);
+	if (error == 0)
+		p->whole_read_at = now;
 	whole_sample(p->whole, error, read);
 	meter_update(&p->whole_meter, now - p->whole_since, p->whole->done);
 }
@@ -363,7 +389,8 @@ emit_whole(struct watch *ws, struct proc *p, double now, enum end end)
 	l.path = p->whole->root;
 	l.numeric_fd = true;
 	l.numeric_pid = ws->names != NULL || ws->several;
-	l.sample_age = -1;
+	l.sample_age = end != END_NONE && whole_age(p, now) > 0 ?
+	    whole_age(p, now) : -1;
 	l.whole = true;
 	l.files = p->whole->files < p->whole->tree.files ? p->whole->files :
 	    p->whole->tree.files;
@@ -742,6 +769,7 @@ finish(struct watch *ws, enum end end)
 		drop(ws, 0, now, ws->procs[0].ended != END_NONE ?
 		    (enum end)ws->procs[0].ended : end);
 	free(ws->procs);
+	free(ws->waits);
 	free(ws->lines);
 }
 
@@ -869,6 +897,42 @@ next_sample(const struct watch *ws, double until_frame)
 				next = left / 20;
 		}
 	return next < 0.005 ? 0.005 : next;
+}
+
+/*
+ * Until a signal (the sample's tick among them), or until a process
+ * exits (its pidfd, Linux): then it is sampled at once, before its
+ * parent reaps it, so that its last I/O count is read.
+ */
+static int
+wait_for_exits(struct watch *ws)
+{
+	struct pollfd *more;
+	size_t n = 0;
+	int bits;
+
+	if (ws->nprocs > ws->nwaits) {
+		if ((more = reallocarray(ws->waits, ws->nprocs,
+		    sizeof(*more))) == NULL)
+			report_err(1, "-d: the processes' exits");
+		ws->waits = more;
+		ws->nwaits = ws->nprocs;
+	}
+	for (size_t i = 0; i < ws->nprocs; i++)
+		if (ws->procs[i].hold >= 0 && !ws->procs[i].exit_told)
+			ws->waits[n++] = (struct pollfd){
+			    .fd = ws->procs[i].hold, .events = POLLIN };
+	bits = signals_wait_fds(ws->waits, n);
+	for (size_t i = 0, k = 0; i < ws->nprocs && k < n; i++) {
+		struct proc *p = &ws->procs[i];
+
+		if (p->hold < 0 || p->exit_told)
+			continue;
+		/* first of all: the parent may reap it any moment */
+		if ((p->exit_told = ws->waits[k++].revents != 0))
+			sample_whole(p, clock_now());
+	}
+	return bits;
 }
 
 /* A frame: each file's -n and JSON output, the block, and a word if none. */
@@ -1050,6 +1114,7 @@ look_once(struct watch *ws)
 			close(p->hold);
 	}
 	free(ws->procs);
+	free(ws->waits);
 	free(ws->lines);
 	return 0;
 }
@@ -1092,7 +1157,7 @@ watch_run(const struct options *opts)
 			drawn = now;
 		}
 		signals_timer(next_sample(&ws, opts->interval - (now - drawn)));
-		bits = signals_wait();
+		bits = wait_for_exits(&ws);
 		if (bits & SIGNAL_TERMINATE) {
 			finish(&ws, END_INTERRUPTED);
 			signals_die(signals_fatal());

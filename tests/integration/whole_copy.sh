@@ -78,6 +78,59 @@ check "and climbed through the copy" \
     [ "$(wholes "$WORK/json" | sort -un | wc -l)" -ge 3 ]
 check "the copy is whole" diff -r "$WORK/s2" "$WORK/d1/s2"
 
+# Watched from mid-copy (its files before the watch not known), with no
+# sample due before cp's end (-i 60): cp's exit wakes the watch (its
+# pidfd), which reads cp's last I/O count before cp is reaped: 100%.
+# Here cp's parent reaps it only once the watch has ended, so that is
+# certain.  (Before, the last line kept the last sample's figure, short.)
+# mid_copy DIR REAP [WRAPPER...]: cp -r copying into DIR, its PID in
+# $copier, held by a parent that reaps it at once (REAP now) or once the
+# watch has ended (later); the watch's JSON in $WORK/json, run under
+# WRAPPER; its last whole line in $WORK/last
+mid_copy() {
+	_m_dir=$1
+	rm -f "$WORK/reap" "$WORK/pid"
+	[ "$2" = later ] || : >"$WORK/reap"
+	shift 2
+	mkdir "$_m_dir"
+	python3 -c 'import os, subprocess, sys, time
+p = subprocess.Popen(sys.argv[3:])
+open(sys.argv[1], "w").write("%d\n" % p.pid)
+while not os.path.exists(sys.argv[2]):
+    time.sleep(0.05)
+p.wait()' "$WORK/pid" "$WORK/reap" cp -r --copy-contents "$WORK/s1" \
+	    "$WORK/g1" "$WORK/s2" "$WORK/s3" "$_m_dir" &
+	reaper=$!
+	wait_until 60 test -s "$WORK/pid"
+	copier=$(cat "$WORK/pid")
+	wait_until 60 blocked "$copier"
+	"$@" "$TACH" -d "$copier" --format json -i 60 2>"$WORK/json" &
+	watcher=$!
+	wait_until 60 has "$WORK/json" '"whole":true'
+	pass_gate "$WORK/g1"
+	wait "$watcher"
+	check "mid-copy: the watch ends with cp, 0 ($?)" [ $? -eq 0 ] ||
+	    tail -n 3 "$WORK/json" >&2
+	: >"$WORK/reap"
+	wait "$reaper"
+	last_whole "$WORK/json" >"$WORK/last"
+}
+if command -v python3 >/dev/null; then
+	mid_copy "$WORK/dmid" later
+	check "mid-copy: the last line is cp's last count, 100% ($(cat "$WORK/last"))" \
+	    grep -q "\"percent\":100.00,.*\"final\":true" "$WORK/last"
+	lacks "…and needs no age" "$WORK/last" '"sample_age"'
+	# the watch woken late (strace holds its ppoll 0.5 s), cp reaped
+	# meanwhile by a parent that does not wait for the watch: the last
+	# line says how old its figure is
+	if command -v strace >/dev/null; then
+		mid_copy "$WORK/dlate" now strace -f -qq -o /dev/null \
+		    -e inject=ppoll:delay_exit=500000
+		check "reaped first: the last line says its age ($(cat "$WORK/last"))" \
+		    grep -q '"sample_age":[0-9.]*' "$WORK/last"
+	fi
+fi
+
 # -l @DIR names the tree: here one of cp's sources, its line alone.
 mkdir "$WORK/d2"
 cp -r --copy-contents "$WORK/g1" "$WORK/s2" "$WORK/d2" &
@@ -113,7 +166,8 @@ pass_gate "$WORK/g1"
 wait "$copier"
 wait "$watcher"
 check "2000 small files: every one counted, every byte ($small)" \
-    has "$WORK/json" "\"whole\":true,\"files\":2000,\"files_total\":2000,\"elapsed\":[0-9.]*,\"bytes\":$small,.*\"final\":true"
+    has "$WORK/json" "\"whole\":true,\"files\":2000,\"files_total\":2000,\"elapsed\":[0-9.]*,\"bytes\":$small,.*\"final\":true" ||
+    last_whole "$WORK/json" >&2
 
 # --once: one look, the files done before it not known; exit 0.
 mkdir -p "$WORK/d4"
