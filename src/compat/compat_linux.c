@@ -225,7 +225,10 @@ struct compat_closes {
 void
 compat_wait(struct pollfd *fds, size_t n, const sigset_t *mask)
 {
-	(void)ppoll(fds, (nfds_t)n, NULL, mask);
+	if (n == 0)
+		sigsuspend(mask);
+	else
+		(void)ppoll(fds, (nfds_t)n, NULL, mask);
 }
 
 struct compat_closes *

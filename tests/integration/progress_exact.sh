@@ -189,6 +189,9 @@ for name in progress tach; do
 	$prog sh -c 'cat >/dev/null; echo finished >finished' <in 2>/dev/null &
 	pid=$!
 	check "$name: handlers in place" wait_until 60 caught "$pid" TERM
+	# (the handlers come first of all: a signal before cmd has started
+	# ends tach without it)
+	check "$name: cmd runs" wait_until 60 pgrep -P "$pid" >/dev/null
 	kill -TERM "$pid"
 	wait "$pid"
 	status=$?
@@ -230,6 +233,8 @@ waiting() {
 ./progress sh -c 'exec sleep 601' <in 2>/dev/null &
 pid=$!
 check "second signal: handlers in place" wait_until 60 caught "$pid" TERM
+check "second signal: cmd runs" wait_until 60 sh -c \
+    'pgrep -f "^sleep 601$" >/dev/null'
 kill -TERM "$pid"
 check "second signal: progress waits on cmd" wait_until 60 waiting "$pid"
 # (sh may not have become sleep yet under load: waited for)
