@@ -1078,6 +1078,42 @@ sample_all(struct watch *ws, double now)
 	return true;
 }
 
+/* Some process watched has a file open for writing that grew. */
+static bool
+output_grew(const struct watch *ws)
+{
+	for (size_t i = 0; i < ws->nprocs; i++)
+		for (size_t j = 0; j < ws->procs[i].n; j++)
+			if (ws->procs[i].files[j].file.writing &&
+			    ws->procs[i].files[j].growing)
+				return true;
+	return false;
+}
+
+/*
+ * --once and GNU cp: its source's offset stands still through one long
+ * copy_file_range while its destination grows, which one look cannot
+ * tell.  Where a file is open for writing, more looks a tenth of a
+ * second apart (half a second at most) until one grows: the source is
+ * then shown where its destination is (follow_output), as the live watch
+ * shows it.  A process gone meanwhile keeps its first look.
+ */
+static void
+looks_for_growth(struct watch *ws)
+{
+	struct timespec tenth = { 0, 100000000 };
+	bool writing = false;
+
+	for (size_t i = 0; i < ws->nprocs; i++)
+		for (size_t j = 0; j < ws->procs[i].n; j++)
+			writing |= ws->procs[i].files[j].file.writing;
+	for (int k = 0; k < 5 && writing && !output_grew(ws); k++) {
+		(void)nanosleep(&tenth, NULL);
+		for (size_t i = 0; i < ws->nprocs; i++)
+			(void)sample_proc(ws, &ws->procs[i], clock_now());
+	}
+}
+
 /*
  * --once: where each file is, as one frame (-n and JSON too), its lines
  * left on the screen; 1, with a message, when no file is to be seen.
@@ -1085,8 +1121,10 @@ sample_all(struct watch *ws, double now)
 static int
 look_once(struct watch *ws)
 {
-	double now = clock_now();
+	double now;
 
+	looks_for_growth(ws);
+	now = clock_now();
 	if (all_files(ws) == 0)
 		report_errx(1, "-d: nothing to show: no regular file or disk "
 		    "is open in the processes watched");

@@ -266,6 +266,35 @@ check "…then where the growing output is" \
 exec 3>&-
 wait "$watcher"
 
+# --once on such a copy: one look sees the source at 0; tach looks again
+# (a tenth of a second apart) until the destination grows, and shows the
+# source where the destination is.  The copier: Python holding the
+# source read at 0 and a destination it writes 4 KiB to every 10 ms.
+if command -v python3 >/dev/null; then
+	rm -f "$WORK/dst" "$WORK/ready" "$WORK/stop"
+	python3 -c 'import os, sys, time
+src = open(sys.argv[1], "rb")
+dst = open(sys.argv[2], "wb")
+open(sys.argv[3], "w").close()
+while not os.path.exists(sys.argv[4]):
+    if dst.tell() < 2900000:
+        dst.write(b"\0" * 4096)
+        dst.flush()
+    time.sleep(0.01)' "$WORK/a" "$WORK/dst" "$WORK/ready" "$WORK/stop" \
+	    </dev/null >/dev/null 2>&1 &
+	copier=$!
+	wait_until 60 test -e "$WORK/ready"
+	wait_until 60 size_at_least "$WORK/dst" 100000
+	"$TACH" -d "$copier" --once --format json 2>"$WORK/json" 3>&-
+	check "--once on cp's copy: exit 0 ($?)" [ $? -eq 0 ]
+	n=$(grep -o "\"path\":\"$WORK/a\",\"elapsed\":[0-9.]*,\"bytes\":[0-9]*" \
+	    "$WORK/json" | sed 's/.*://')
+	check "…the source shown where the destination is, not at 0 (${n:-none})" \
+	    [ "${n:-0}" -ge 100000 ]
+	: >"$WORK/stop"
+	wait "$copier"
+fi
+
 # Several -d: every process given is watched, each block named by its
 # PID; one that exits leaves, the others go on.  (Each holds a file at a
 # known offset: dd read exactly that much of it.)
