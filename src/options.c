@@ -836,7 +836,6 @@ enum given {
 struct gset {
 	uint64_t	 w[GSET_WORDS];
 };
-_Static_assert(GSET_WORDS * 64 >= G_COUNT, "a set holds every given");
 
 /* A rule's list: up to GIVENS_MAX of them, the rest G_NONE. */
 #define GIVENS_MAX	8
@@ -865,16 +864,24 @@ gset_of(const enum given list[GIVENS_MAX])
 	return s;
 }
 
-/* a and b in common; *any says whether there is some */
-static struct gset
-gset_both(const struct gset *a, const struct gset *b, bool *any)
+/* a and b in common, in *both: whether there is any */
+static bool
+gset_meet(const struct gset *a, const struct gset *b, struct gset *both)
 {
-	struct gset s;
+	bool any = false;
 
-	*any = false;
 	for (int i = 0; i < GSET_WORDS; i++)
-		*any |= (s.w[i] = a->w[i] & b->w[i]) != 0;
-	return s;
+		any |= (both->w[i] = a->w[i] & b->w[i]) != 0;
+	return any;
+}
+
+static bool
+gset_empty(const struct gset *s)
+{
+	for (int i = 0; i < GSET_WORDS; i++)
+		if (s->w[i] != 0)
+			return false;
+	return true;
 }
 
 /* The modes that take an option: -d (watching), -R (a change), -Q. */
@@ -1084,7 +1091,6 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
     size_t msglen)
 {
 	struct gset g, when, unless, others, named;
-	bool when_given, unless_given, others_given, any;
 	unsigned seen;
 	struct stat sb;
 
@@ -1097,14 +1103,11 @@ options_check(struct options *opts, int argc, char *argv[], char *msg,
 		when = gset_of(r->when);
 		unless = gset_of(r->unless);
 		others = others_of(r);
-		(void)gset_both(&when, &g, &when_given);
-		(void)gset_both(&unless, &g, &unless_given);
-		named = gset_both(&others, &g, &others_given);
-		(void)gset_both(&others, &others, &any);
-		if (!when_given || unless_given || (any && !others_given))
+		/* named: the others given, or where there are none, when's */
+		if (gset_meet(&unless, &g, &named) ||
+		    !gset_meet(&when, &g, &named) ||
+		    (!gset_empty(&others) && !gset_meet(&others, &g, &named)))
 			continue;
-		if (!any)
-			named = gset_both(&when, &g, &any);
 		snprintf(msg, msglen, r->text, first_given(&named));
 		return OPTIONS_BAD;
 	}

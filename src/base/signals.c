@@ -180,8 +180,7 @@ signals_install(void)
 	catch_first(SIGINFO);
 #endif
 	for (int sig = 1; sig < NSIG; sig++)
-		if (!sigismember(&inherited_ignored, sig) &&
-		    sig != SIGUSR1 && sigaction(sig, NULL, &old) == 0 &&
+		if (sigaction(sig, NULL, &old) == 0 &&
 		    old.sa_handler == SIG_IGN)
 			sigaddset(&inherited_ignored, sig);
 	catch_unless_ignored(SIGPIPE);
