@@ -18,7 +18,8 @@
 
 struct procfd_file {
 	int		 fd;
-	char		*path;		/* as the system names it; "" if not */
+	char		*path;		/* as the system names it; "" if not;
+					   NULL: as known (procfd_known) */
 	uint64_t	 dev, ino;	/* a new file on the same fd is new */
 	uint64_t	 offset;
 	uint64_t	 size;		/* a file's length, a disk's; 0 unknown */
@@ -27,6 +28,25 @@ struct procfd_file {
 					   0 unknown */
 	bool		 writing;	/* open for writing only */
 	bool		 writable;	/* open for writing, maybe reading too */
+	bool		 fresh;		/* offset and flags read at this
+					   listing, not kept from the last */
+};
+
+/*
+ * What the caller knows of pid's descriptors from its last listing, in
+ * ascending fd order, to spare looks where they cost (Linux: a few
+ * system calls a descriptor): a descriptor still open to the same file
+ * keeps its path (given as NULL), and, unless look[i] asks or its size
+ * changed, its offset and flags (fresh false).  Unless relist is set, only the
+ * descriptors known are looked at (those closed meanwhile left out, new
+ * ones not seen): a listing of thousands costs more than the looks.
+ * Systems whose table comes whole in one call read everything again.
+ */
+struct procfd_known {
+	const struct procfd_file *files;
+	const bool	*look;
+	size_t		 n;
+	bool		 relist;
 };
 
 /* A process found by its command name. */
@@ -40,13 +60,14 @@ struct procfd_named {
 
 /*
  * The regular files and disks pid has open (fd >= 0: that descriptor
- * only), in *files (free with procfd_free) and *n.  Returns 0, or an errno:
+ * only; known may be NULL), in *files (free with procfd_free) and *n.  Returns 0, or an errno:
  * ESRCH when pid does not exist or has exited (a zombie too), EACCES or
  * EPERM when it may not be inspected, EBADF when fd is not open,
  * PROCFD_NOT_FILE when it is open to something else, ENOSYS where the
  * system offers no way.
  */
-int	procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n);
+int	procfd_list(pid_t pid, int fd, const struct procfd_known *known,
+	    struct procfd_file **files, size_t *n);
 void	procfd_free(struct procfd_file *files, size_t n);
 /*
  * When pid started, in the system's own unit: a PID reused by another

@@ -103,6 +103,12 @@ void	report_open(struct reporter *r, int fd, bool draw, bool forced,
 /* -c: the line goes on a row of its own, taken at the first frame. */
 void	report_pin(struct reporter *r);
 /*
+ * How many of a block's lines report_draw can show: on a terminal, no
+ * more than its window holds; SIZE_MAX elsewhere.  A caller with
+ * thousands need make no more.
+ */
+size_t	report_rows(const struct reporter *r);
+/*
  * Draws n lines (0 draws one empty line), stacked and redrawn in place;
  * nothing from a background job.  A terminal that cannot move up shows
  * the first only, and the block never grows past the window.

@@ -20,11 +20,12 @@ struct watchmatch_key {
 };
 
 /*
- * For each of the nnew files now, the index in old of the file it
+ * For each of the nnow files now, the index in old of the file it
  * continues, or -1 for a new one, in which[]; an old file continues in
  * one new file at most.  kept[j] tells whether old[j] is still there.
+ * In O(n log n): a process may hold thousands.  False when out of memory.
  */
-void	watchmatch(const struct watchmatch_key *old, size_t nold,
+bool	watchmatch(const struct watchmatch_key *old, size_t nold,
 	    const struct watchmatch_key *now, size_t nnow, long *which,
 	    bool *kept);
 

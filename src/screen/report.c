@@ -13,6 +13,7 @@
 #include <langinfo.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,6 +261,15 @@ draw_block(struct reporter *r, const struct render_state *lines, size_t n,
 		term_draw_at(&r->term, r->rows - rows, false, r->line, r->len);
 	}
 	r->rows = rows;
+}
+
+size_t
+report_rows(const struct reporter *r)
+{
+	int height = term_height(&r->term);
+
+	/* as draw_block: one row of the window left for the cursor */
+	return r->tty && height > 1 ? (size_t)height - 1 : SIZE_MAX;
 }
 
 void

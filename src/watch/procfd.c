@@ -62,6 +62,7 @@ procfd_take(struct procfd_file **files, size_t *n, size_t *room,
 	f->disk = 0;	/* the disks' counters are read on Linux only */
 	f->writing = e->writable && !e->readable;
 	f->writable = e->writable;
+	f->fresh = true;
 	return 0;
 }
 

@@ -69,12 +69,14 @@ add(pid_t pid, int fd, struct procfd_file **files, size_t *n, size_t *room)
 }
 
 int
-procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
+procfd_list(pid_t pid, int fd, const struct procfd_known *known,
+    struct procfd_file **files, size_t *n)
 {
 	struct proc_fdinfo *fds;
 	size_t room = 0, count;
 	int bytes, error;
 
+	(void)known;	/* the table comes whole in one call */
 	*files = NULL;
 	*n = 0;
 	if ((error = process_state(pid, NULL)) != 0)

@@ -43,7 +43,8 @@ procfd_started(pid_t pid, uint64_t *started)
 }
 
 int
-procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
+procfd_list(pid_t pid, int fd, const struct procfd_known *known,
+    struct procfd_file **files, size_t *n)
 {
 	struct kinfo_file *kf, *k;
 	struct procfd_entry e;
@@ -51,6 +52,7 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 	int count, error, type;
 	bool found = false;
 
+	(void)known;	/* the table comes whole in one call */
 	*files = NULL;
 	*n = 0;
 	if ((error = process_state(pid, NULL)) != 0)

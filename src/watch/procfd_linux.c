@@ -22,19 +22,26 @@
 #include "tach/procfd.h"
 #include "tach/procparse.h"
 
-/* A small /proc file's text, NUL-terminated; false if it cannot be read. */
+/*
+ * A small /proc file's text, NUL-terminated, in one read (the kernel
+ * gives such a file whole, and stdio would add a stat and a second
+ * read); false if it cannot be read.
+ */
 static bool
 slurp(const char *path, char *buf, size_t len, int *error)
 {
-	FILE *f;
-	size_t got;
+	ssize_t got;
+	int fd;
 
-	if ((f = fopen(path, "re")) == NULL) {
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
 		*error = errno;
 		return false;
 	}
-	got = fread(buf, 1, len - 1, f);
-	fclose(f);
+	got = read(fd, buf, len - 1);
+	*error = errno;
+	close(fd);
+	if (got == -1)
+		return false;
 	buf[got] = '\0';
 	return true;
 }
@@ -95,27 +102,86 @@ disk_size(dev_t rdev)
 	return n == 1 ? (uint64_t)sectors * 512 : 0;	/* always 512 here */
 }
 
-/* Adds pid's fd to the list if it is a file or a disk: 0, or an errno. */
+/* The last listing's entry for fd (the list is in fd order), or NULL. */
+static const struct procfd_file *
+known_entry(const struct procfd_known *known, int fd, bool *look)
+{
+	size_t lo = 0, hi = known != NULL ? known->n : 0, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (known->files[mid].fd == fd) {
+			*look = known->look != NULL && known->look[mid];
+			return &known->files[mid];
+		}
+		if (known->files[mid].fd < fd)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* An entry as the last listing had it, its path not copied (NULL). */
 static int
-add(pid_t pid, int fd, struct procfd_file **files, size_t *n, size_t *room)
+keep(const struct procfd_file *k, struct procfd_file **files, size_t *n,
+    size_t *room)
+{
+	struct procfd_file *f;
+
+	if ((f = procfd_grow(files, n, room)) == NULL)
+		return ENOMEM;
+	*f = *k;
+	f->path = NULL;
+	f->fresh = false;
+	return 0;
+}
+
+/*
+ * Adds pid's fd to the list if it is a file or a disk: 0, or an errno.
+ * A file it read only and that stood still is taken as it was unless the
+ * caller asks for a look; otherwise one stat(2) tells a descriptor still
+ * open to the file it had, only a new one is named (readlink), and only a
+ * new one, one asked for, or one whose size changed has its position
+ * read again.
+ */
+static int
+add(pid_t pid, int fd, const struct procfd_known *known,
+    struct procfd_file **files, size_t *n, size_t *room)
 {
 	char link[64], target[PATH_MAX], *path;
+	const struct procfd_file *k;
 	struct procfd_file *f;
 	struct stat sb;
 	ssize_t len;
-	uint64_t pos;
+	uint64_t pos, size;
+	bool look = true;
 	int flags;
 
+	if ((k = known_entry(known, fd, &look)) != NULL && !look &&
+	    !k->writable)
+		return keep(k, files, n, room);
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)pid, fd);
-	if (stat(link, &sb) == -1 ||
-	    (len = readlink(link, target, sizeof(target) - 1)) == -1)
+	if (stat(link, &sb) == -1)
 		return errno == ENOENT ? EBADF : errno;
-	target[len] = '\0';
 	if (!S_ISREG(sb.st_mode) && !S_ISBLK(sb.st_mode))
 		return PROCFD_NOT_FILE;
+	if (k != NULL &&
+	    (k->dev != (uint64_t)sb.st_dev || k->ino != (uint64_t)sb.st_ino))
+		k = NULL;
+	/* a disk's size does not change while it is open */
+	size = S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size :
+	    k != NULL ? k->size : disk_size(sb.st_rdev);
+	if (k != NULL && !look && size == k->size)
+		return keep(k, files, n, room);
+	if (k == NULL) {
+		if ((len = readlink(link, target, sizeof(target) - 1)) == -1)
+			return errno == ENOENT ? EBADF : errno;
+		target[len] = '\0';
+	}
 	if (!fdinfo(pid, fd, &pos, &flags))
 		return EBADF;
-	if ((path = strdup(target)) == NULL ||
+	if ((path = strdup(k != NULL ? k->path : target)) == NULL ||
 	    (f = procfd_grow(files, n, room)) == NULL) {
 		free(path);
 		return ENOMEM;
@@ -125,12 +191,12 @@ add(pid_t pid, int fd, struct procfd_file **files, size_t *n, size_t *room)
 	f->dev = (uint64_t)sb.st_dev;
 	f->ino = (uint64_t)sb.st_ino;
 	f->offset = pos;
-	f->size = S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size :
-	    disk_size(sb.st_rdev);
+	f->size = size;
 	f->disk = S_ISREG(sb.st_mode) ? (uint64_t)sb.st_dev :
 	    (uint64_t)sb.st_rdev;
 	f->writing = (flags & O_ACCMODE) == O_WRONLY;
 	f->writable = (flags & O_ACCMODE) != O_RDONLY;
+	f->fresh = true;
 	return 0;
 }
 
@@ -146,7 +212,8 @@ entry_number(const struct dirent *e)
 }
 
 int
-procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
+procfd_list(pid_t pid, int fd, const struct procfd_known *known,
+    struct procfd_file **files, size_t *n)
 {
 	char path[64];
 	struct dirent *e;
@@ -160,23 +227,33 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 	if ((error = process_state(pid, NULL)) != 0)
 		return error;
 	if (fd >= 0) {
-		error = add(pid, fd, files, n, &room);
+		/* one descriptor: looked at in full, for its closing */
+		error = add(pid, fd, NULL, files, n, &room);
 		/* a process that exits takes its descriptors along */
 		if (error == EBADF && process_state(pid, NULL) != 0)
 			error = ESRCH;
 		return procfd_end(files, n, error);
 	}
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
-	if ((dir = opendir(path)) == NULL)
-		return errno == ENOENT ? ESRCH : errno;
-	while (error == 0 && (e = readdir(dir)) != NULL) {
-		if ((num = entry_number(e)) == -1)
-			continue;
-		error = add(pid, (int)num, files, n, &room);
-		if (procfd_skip(error))
-			error = 0;
+	if (known != NULL && !known->relist) {
+		for (size_t i = 0; i < known->n && error == 0; i++) {
+			error = add(pid, known->files[i].fd, known, files, n,
+			    &room);
+			if (procfd_skip(error))
+				error = 0;
+		}
+	} else {
+		snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+		if ((dir = opendir(path)) == NULL)
+			return errno == ENOENT ? ESRCH : errno;
+		while (error == 0 && (e = readdir(dir)) != NULL) {
+			if ((num = entry_number(e)) == -1)
+				continue;
+			error = add(pid, (int)num, known, files, n, &room);
+			if (procfd_skip(error))
+				error = 0;
+		}
+		closedir(dir);
 	}
-	closedir(dir);
 	/* files missing because the process is exiting were not closed */
 	if (error == 0)
 		error = process_state(pid, NULL);

@@ -89,7 +89,8 @@ read_table(int *mib, size_t size, size_t *count)
 }
 
 int
-procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
+procfd_list(pid_t pid, int fd, const struct procfd_known *known,
+    struct procfd_file **files, size_t *n)
 {
 	int mib[6] = { CTL_KERN, KERN_FILE2, KERN_FILE_BYPID, pid,
 	    (int)sizeof(struct kinfo_file), 0 };
@@ -100,6 +101,7 @@ procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
 	int error;
 	bool found = false;
 
+	(void)known;	/* the table comes whole in one call */
 	*files = NULL;
 	*n = 0;
 	if ((error = process_state(pid, NULL)) != 0)

@@ -10,10 +10,12 @@
 #include "tach/procfd.h"
 
 int
-procfd_list(pid_t pid, int fd, struct procfd_file **files, size_t *n)
+procfd_list(pid_t pid, int fd, const struct procfd_known *known,
+    struct procfd_file **files, size_t *n)
 {
 	(void)pid;
 	(void)fd;
+	(void)known;
 	*files = NULL;
 	*n = 0;
 	return ENOSYS;

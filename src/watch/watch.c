@@ -40,9 +40,14 @@ struct watched {
 	char			*label;
 	double			 since;		/* when first seen */
 	uint64_t		 first;		/* its offset then */
-	struct meter		 meter;		/* offset - first, since then */
+	/*
+	 * offset - first, since then: made when it first moves (a process
+	 * may hold thousands that never do), ws->still till then
+	 */
+	struct meter		*meter;
+	double			 quiet_at;	/* its last look before it moved */
 	double			 rate_max;	/* -g: its highest rate yet */
-	struct stats_intervals	 rates;		/* --stats */
+	struct stats_intervals	*rates;		/* --stats, or NULL */
 	bool			 present;	/* in the latest sample */
 	bool			 grown;		/* its size grew: no known end */
 	unsigned		 samples;	/* how many it showed in */
@@ -53,6 +58,7 @@ struct watched {
 	 */
 	uint64_t		 position;
 	bool			 still;		/* the offset did not move */
+	double			 moved_at;	/* when it last moved, or began */
 	bool			 growing;	/* its size grew at this sample */
 	double			 seen_at;	/* its latest sample */
 	char			 note[48];	/* its last line's, or "" */
@@ -78,6 +84,7 @@ struct proc {
 	char			 whole_note[48]; /* its last line's, or "" */
 	bool			 whole_final;	/* none to look for again */
 	double			 whole_at;	/* when last looked for */
+	double			 listed_at;	/* its descriptors last listed */
 	double			 whole_since;	/* when found */
 	struct meter		 whole_meter;
 	double			 whole_rate_max;
@@ -92,6 +99,8 @@ struct watch {
 	size_t			 nnames;
 	bool			 several;	/* more than one -d given */
 	struct render_state	*lines;		/* the block, one a file */
+	struct meter		 still;		/* a file's that has not moved */
+	double			 wall;		/* the frame's time of day (%I) */
 	size_t			 nlines;
 	double			 origin;
 	double			 found;		/* when procfd_find last ran */
@@ -137,11 +146,10 @@ static void
 file_state(const struct watch *ws, struct watched *w, double now, bool final,
     struct render_state *s)
 {
-	struct timespec wall;
 	uint64_t size = size_of(w);
+	const struct meter *m = w->meter != NULL ? w->meter : &ws->still;
 	/* the meter counts from where the file was when first seen */
-	struct line_source src = { .meter = &w->meter,
-	    .progress = &w->meter,
+	struct line_source src = { .meter = m, .progress = m,
 	    .eta_size = size > w->position ? size - w->first : 0,
 	    .count = w->position, .done = w->position, .size = size,
 	    .unit = ws->opts->byte_unit, .window = ws->opts->average_window,
@@ -150,6 +158,8 @@ file_state(const struct watch *ws, struct watched *w, double now, bool final,
 	    .name = ws->opts->name };
 
 	line_state(&src, &w->rate_max, s);
+	if (w->meter == NULL)
+		s->stalled = w->seen_at - w->since >= METER_STALL;
 	s->one_look = ws->opts->once;
 	s->whose_file = true;
 	if (final && w->note[0] != '\0')
@@ -158,8 +168,7 @@ file_state(const struct watch *ws, struct watched *w, double now, bool final,
 	else if (line_disk_note(&w->disk, ws->opts->byte_unit, w->device,
 	    sizeof(w->device)))
 		s->note = w->device;
-	if (clock_gettime(CLOCK_REALTIME, &wall) == 0)
-		s->wall = (double)wall.tv_sec;
+	s->wall = ws->wall;
 }
 
 /*
@@ -219,6 +228,7 @@ whole_state(const struct watch *ws, struct proc *p, double now, bool final,
 	line_state(&src, &p->whole_rate_max, s);
 	s->one_look = ws->opts->once;
 	s->whose_file = true;
+	s->wall = ws->wall;
 	if (final && whole_age(p, now) > 0) {
 		snprintf(p->whole_note, sizeof(p->whole_note), "as seen %.2f s "
 		    "before the end", whole_age(p, now));
@@ -287,7 +297,7 @@ file_stats(struct watch *ws, struct proc *p, struct watched *w, double now)
 	snprintf(at, sizeof(at), "at %llu", (unsigned long long)w->position);
 	report_moved(file_whose(p, w, who, sizeof(who)), file_moved(w),
 	    ws->opts->byte_unit, now - w->since, at);
-	report_rates(ws->out, who, &w->rates, ws->opts->interval,
+	report_rates(ws->out, who, w->rates, ws->opts->interval,
 	    ws->opts->byte_unit);
 }
 
@@ -317,6 +327,16 @@ lines_room(struct watch *ws)
 	ws->nlines = total;
 }
 
+/* The time of day, once for the lines drawn or ended now (%I). */
+static void
+time_of_day(struct watch *ws)
+{
+	struct timespec wall;
+
+	ws->wall = clock_gettime(CLOCK_REALTIME, &wall) == 0 ?
+	    (double)wall.tv_sec : 0;
+}
+
 /*
  * The block: one line a file, stacked, process after process, each one's
  * whole copy above its files.
@@ -324,13 +344,15 @@ lines_room(struct watch *ws)
 static void
 draw(struct watch *ws, double now, bool final)
 {
-	size_t k = 0;
+	size_t k = 0, rows = report_rows(ws->out);
 
-	for (size_t i = 0; i < ws->nprocs; i++) {
+	time_of_day(ws);
+	/* those the window holds: a process may have thousands */
+	for (size_t i = 0; i < ws->nprocs && k < rows; i++) {
 		if (ws->procs[i].whole != NULL)
 			whole_state(ws, &ws->procs[i], now, final,
 			    &ws->lines[k++]);
-		for (size_t j = 0; j < ws->procs[i].n; j++)
+		for (size_t j = 0; j < ws->procs[i].n && k < rows; j++)
 			file_state(ws, &ws->procs[i].files[j], now, final,
 			    &ws->lines[k++]);
 	}
@@ -345,9 +367,10 @@ emit_file(struct watch *ws, struct proc *p, struct watched *w, double now,
 	struct report_line l;
 
 	if (ws->opts->stats)
-		stats_interval(&w->rates, ws->opts->interval, now,
+		stats_interval(w->rates, ws->opts->interval, now,
 		    file_moved(w), end != END_NONE);
-	if (now - ws->origin < ws->opts->delay)
+	if (now - ws->origin < ws->opts->delay ||
+	    (!ws->opts->numeric && !ws->opts->json))
 		return;
 	memset(&l, 0, sizeof(l));
 	file_state(ws, w, now, end != END_NONE, &l.state);
@@ -416,6 +439,18 @@ note_age(struct watched *w, double now)
 	    now - w->seen_at);
 }
 
+/* What a file's record holds, let go. */
+static void
+forget_file(struct watched *w)
+{
+	if (w->rates != NULL)
+		stats_free(&w->rates->rates);
+	free(w->rates);
+	free(w->meter);
+	free(w->label);
+	free(w->file.path);
+}
+
 /* A file's end: its last outputs, and what it held let go. */
 static void
 file_end(struct watch *ws, struct proc *p, struct watched *w, double now,
@@ -425,9 +460,7 @@ file_end(struct watch *ws, struct proc *p, struct watched *w, double now,
 	emit_file(ws, p, w, now, end);
 	if (ws->opts->stats)
 		file_stats(ws, p, w, now);
-	stats_free(&w->rates.rates);
-	free(w->label);
-	free(w->file.path);
+	forget_file(w);
 }
 
 /*
@@ -480,8 +513,12 @@ start(struct watch *ws, struct proc *p, struct watched *w,
 	w->label = report_label(ws->opts->name, path != NULL ? path : shown,
 	    ws->opts->prefix);
 	free(path);
-	w->since = now;
-	w->rates.last_t = now;
+	w->since = w->moved_at = now;
+	if (ws->opts->stats) {
+		if ((w->rates = calloc(1, sizeof(*w->rates))) == NULL)
+			report_err(1, "file list");
+		w->rates->last_t = now;
+	}
 	w->first = f->offset;
 	w->position = f->offset;
 	if (f->writable && f->disk != 0)
@@ -489,7 +526,6 @@ start(struct watch *ws, struct proc *p, struct watched *w,
 	w->seen_at = now;
 	w->present = true;
 	w->samples = 1;
-	meter_init(&w->meter, ws->opts->average_window);
 }
 
 /* Room for one more file. */
@@ -537,25 +573,37 @@ same_process(struct proc *p)
 static void
 carry_on(struct watched *w, struct procfd_file *f, double now)
 {
-	free(w->file.path);
+	if (f->path == NULL)	/* as it was */
+		f->path = w->file.path;
+	else
+		free(w->file.path);
 	/* a seek back starts the count again */
 	if (f->offset < w->file.offset) {
 		w->first = f->offset;
-		meter_init(&w->meter, w->meter.window);
-		w->since = w->rates.last_t = now;
-		w->rates.last_count = 0;
+		free(w->meter);
+		w->meter = NULL;
+		w->since = now;
+		if (w->rates != NULL) {
+			w->rates->last_t = now;
+			w->rates->last_count = 0;
+		}
 	}
 	w->growing = f->size > w->file.size;
 	w->grown |= w->growing;
 	w->still = f->offset == w->file.offset;
+	if (!w->still)
+		w->moved_at = now;
 	/* a position the output told holds while the offset stands still */
 	if (!w->still || w->position < f->offset)
 		w->position = f->offset;
 	w->file = *f;
 	f->path = NULL;		/* the watched file owns it */
 	w->present = true;
-	w->seen_at = now;
-	w->samples++;
+	/* a position kept from the sample before is as old as that one */
+	if (f->fresh) {
+		w->seen_at = now;
+		w->samples++;
+	}
 }
 
 /*
@@ -614,7 +662,8 @@ merge(struct watch *ws, struct proc *p, struct procfd_file *got, size_t n,
 	for (size_t i = 0; i < n; i++)
 		cur[i] = (struct watchmatch_key){ got[i].fd, got[i].dev,
 		    got[i].ino };
-	watchmatch(old, had, cur, n, which, kept);
+	if (!watchmatch(old, had, cur, n, which, kept))
+		report_err(1, "file list");
 	for (size_t j = 0; j < had; j++)
 		p->files[j].present = kept[j];
 	for (size_t i = 0; i < n; i++) {
@@ -651,16 +700,97 @@ only_open(const struct watch *ws, struct procfd_file *got, size_t n)
 	return kept;
 }
 
+/*
+ * What the last sample saw, for procfd to spare looks where they cost, so
+ * that the cost grows with the files that move, not with those that sit:
+ * a file that moved is looked at again at every sample, one that stands
+ * still after a quarter of the time it has stood, from LOOK_STILL seconds
+ * to LOOK_STILLEST (its line keeps its age meanwhile); a process with
+ * LIST_ALWAYS files or more has its descriptors listed again every
+ * LOOK_STILL seconds, its files known looked at in between.
+ */
+#define LOOK_STILL	1.0
+#define LOOK_STILLEST	4.0
+#define LIST_ALWAYS	64
+
+static bool
+look_due(const struct watched *w, double now)
+{
+	double wait = (now - w->moved_at) / 4;
+
+	if (wait < LOOK_STILL)
+		wait = LOOK_STILL;
+	if (wait > LOOK_STILLEST)
+		wait = LOOK_STILLEST;
+	return !w->still || now - w->seen_at >= wait;
+}
+
+static struct procfd_known
+known_files(struct proc *p, double now, struct procfd_file **files,
+    bool **look)
+{
+	bool relist = p->n < LIST_ALWAYS || now - p->listed_at >= LOOK_STILL;
+
+	*files = NULL;
+	*look = NULL;
+	if (p->n > 0 &&
+	    ((*files = reallocarray(NULL, p->n, sizeof(**files))) == NULL ||
+	    (*look = calloc(p->n, sizeof(**look))) == NULL))
+		report_err(1, "file list");
+	for (size_t j = 0; j < p->n; j++) {
+		(*files)[j] = p->files[j].file;
+		(*look)[j] = look_due(&p->files[j], now);
+	}
+	if (relist)
+		p->listed_at = now;
+	return (struct procfd_known){ *files, *look, p->n, relist };
+}
+
+/* A fresh look at w on its meter, made when it first moves. */
+static void
+measure(const struct watch *ws, struct watched *w, double now)
+{
+	if (w->meter == NULL) {
+		if (file_moved(w) == 0) {
+			w->quiet_at = now;
+			return;
+		}
+		if ((w->meter = malloc(sizeof(*w->meter))) == NULL)
+			report_err(1, "file list");
+		meter_init(w->meter, ws->opts->average_window);
+		/* it stood still until its last look */
+		if (w->quiet_at > w->since)
+			meter_update(w->meter, w->quiet_at - w->since, 0);
+	}
+	meter_update(w->meter, now - w->since, file_moved(w));
+}
+
+/* p's files by descriptor, as procfd_known wants them: mostly already. */
+static bool
+in_fd_order(const struct proc *p)
+{
+	for (size_t j = 1; j < p->n; j++)
+		if (p->files[j - 1].file.fd > p->files[j].file.fd)
+			return false;
+	return true;
+}
+
 /* Takes a sample of p and merges it.  Returns procfd's error. */
 static int
 sample_proc(struct watch *ws, struct proc *p, double now)
 {
-	struct procfd_file *got;
+	struct procfd_file *got, *was;
+	struct procfd_known known;
 	size_t n;
+	bool *look;
 	int error;
 
+	known = known_files(p, now, &was, &look);
 	/* the files it closed as it ended count too */
-	if ((error = procfd_list(p->pid, p->fd, &got, &n)) != 0) {
+	error = procfd_list(p->pid, p->fd, &known, &got, &n);
+	free(was);
+	free(look);
+	if (error != 0) {
 		sample_whole(p, now);
 		return error;
 	}
@@ -684,9 +814,8 @@ sample_proc(struct watch *ws, struct proc *p, double now)
 	sample_whole(p, now);
 	for (size_t j = 0; j < p->n; j++)
 		if (p->files[j].samples > 1 && p->files[j].seen_at == now)
-			meter_update(&p->files[j].meter,
-			    now - p->files[j].since, file_moved(&p->files[j]));
-	if (p->n > 1)
+			measure(ws, &p->files[j], now);
+	if (!in_fd_order(p))
 		qsort(p->files, p->n, sizeof(*p->files), by_fd);
 	return 0;
 }
@@ -888,9 +1017,10 @@ next_sample(const struct watch *ws, double until_frame)
 	for (size_t i = 0; i < ws->nprocs; i++)
 		for (size_t j = 0; j < ws->procs[i].n; j++) {
 			const struct watched *w = &ws->procs[i].files[j];
-			double rate = meter_rate(&w->meter, METER_RATE_WINDOW);
+			double rate;
 
-			if (size_of(w) <= w->position || rate <= 0)
+			if (w->meter == NULL || size_of(w) <= w->position ||
+			    (rate = meter_rate(w->meter, METER_RATE_WINDOW)) <= 0)
 				continue;
 			left = (double)(size_of(w) - w->position) / rate;
 			if (left < 2 * ws->opts->interval && left / 20 < next)
@@ -1044,6 +1174,8 @@ sample_all(struct watch *ws, double now)
 	size_t left = 0;
 	int error;
 
+	time_of_day(ws);	/* for the files that end */
+
 	for (size_t i = 0; i < ws->nprocs; i++) {
 		struct proc *p = &ws->procs[i];
 
@@ -1141,11 +1273,8 @@ look_once(struct watch *ws)
 	for (size_t i = 0; i < ws->nprocs; i++) {
 		struct proc *p = &ws->procs[i];
 
-		for (size_t j = 0; j < p->n; j++) {
-			stats_free(&p->files[j].rates.rates);
-			free(p->files[j].label);
-			free(p->files[j].file.path);
-		}
+		for (size_t j = 0; j < p->n; j++)
+			forget_file(&p->files[j]);
 		free_whole(p);
 		free(p->files);
 		if (p->hold >= 0)
@@ -1170,6 +1299,7 @@ watch_run(const struct options *opts)
 	ws.opts = opts;
 	ws.out = &out;
 	ws.origin = clock_now();
+	meter_init(&ws.still, opts->average_window);
 	begin(&ws);
 	lines_room(&ws);
 	/* --once is asked for its one frame: on a terminal or not (watch(1)) */

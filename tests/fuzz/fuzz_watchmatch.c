@@ -53,7 +53,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bool kept[MAX], used[MAX] = { false };
 	size_t nold = keys(&data, &size, old), nnow = keys(&data, &size, now);
 
-	watchmatch(old, nold, now, nnow, which, kept);
+	if (!watchmatch(old, nold, now, nnow, which, kept))
+		return 0;
 	for (size_t i = 0; i < nnow; i++) {
 		if (which[i] < -1 || which[i] >= (long)nold)
 			abort();

@@ -20,8 +20,10 @@ copy() {
 has() { grep -q -- "$1" "$2" 2>/dev/null; }
 
 copy -q -N disk -l 2000000
+: >"$WORK/q1"
 "$TACH" -Q $copy --force -w 80 2>"$WORK/q1" &
 q1=$!
+: >"$WORK/q2"
 "$TACH" -Q $copy --format json 2>"$WORK/q2" &
 q2=$!
 check "the bar, drawn here at 50%" wait_until 60 has "disk:  50% \[" "$WORK/q1"
@@ -41,8 +43,10 @@ check "every JSON line an object" [ "$(grep -vc '^{.*}$' "$WORK/q2")" -eq 0 ]
 
 # -n; -N and -p here name it; line mode's lines
 copy -q --line-mode
+: >"$WORK/q1"
 "$TACH" -Q $copy -n 2>"$WORK/q1" &
 q1=$!
+: >"$WORK/q2"
 "$TACH" -Q $copy --force -N here -p 'at ' -w 80 2>"$WORK/q2" &
 q2=$!
 check "-n: a number a line" wait_until 60 has '^[0-9][0-9]*$' "$WORK/q1"
@@ -60,6 +64,7 @@ rm -f "$WORK/q1"
     "$TACH" -q >"$WORK/fifo" 2>/dev/null &
 copy=$!
 wait_until 60 listening $copy || fail "the copy does not listen"
+: >"$WORK/q1"
 "$TACH" -Q $copy --format json 2>"$WORK/q1" &
 q1=$!
 wait_until 60 has bytes "$WORK/q1"
@@ -72,6 +77,7 @@ wait $copy
 
 # A copy killed: no closing state
 copy -q
+: >"$WORK/q1"
 "$TACH" -Q $copy --format json 2>"$WORK/q1" &
 q1=$!
 wait_until 60 has bytes "$WORK/q1"
@@ -85,6 +91,7 @@ open_gate
 
 # -U: the store, then the sending, then the end: the whole copy's
 copy -q -U -
+: >"$WORK/q1"
 "$TACH" -Q $copy --format json 2>"$WORK/q1" &
 q1=$!
 check "-U: the store is shown" wait_until 60 has '"name":"storing"' "$WORK/q1"
@@ -99,6 +106,7 @@ wait $copy
 # A signal that ends the querier (TERM here: a background job of sh
 # starts with ^C's SIGINT ignored, and tach keeps it so) ends it alone
 copy -q
+: >"$WORK/q1"
 "$TACH" -Q $copy --format json 2>"$WORK/q1" &
 q1=$!
 wait_until 60 has bytes "$WORK/q1"

@@ -20,6 +20,7 @@ finish_copy() {
 # A copy limited to 100k/s would take 500 s for 50 MB; -R -L 1g ends it
 # at once, exact.
 random "$WORK/big" 50000000
+: >"$WORK/out"
 "$TACH" -q -L 100k <"$WORK/big" >"$WORK/out" &
 copy=$!
 check "-L: the copy listens" wait_until 60 listening $copy
@@ -43,6 +44,7 @@ check "-L: the socket is gone at the end" eval "! listening $copy"
 # follows within seconds, not after the 40 s those 40 MB would have cost
 # at the new rate.
 close_gate
+: >"$WORK/out"
 { head -c 40000000 "$WORK/big"; gated; tail -c +40000001 "$WORK/big"; } |
     "$TACH" -q -L 1g >"$WORK/out" &
 copy=$!
@@ -56,6 +58,7 @@ finish_copy lowered "$WORK/big"
 
 # --read-limit: a buffer's input, changed the same way; a copy without a
 # buffer refuses it, saying why.
+: >"$WORK/out"
 "$TACH" -q -b 8M --read-limit 1 <"$WORK/big" >"$WORK/out" &
 copy=$!
 check "--read-limit: the copy listens" wait_until 60 listening $copy
@@ -67,6 +70,7 @@ check "--read-limit: the copy ends soon after" wait_until 60 sh -c \
 wait $copy
 check "--read-limit: the copy exits 0" [ $? -eq 0 ]
 check "--read-limit: the output is exact" cmp -s "$WORK/big" "$WORK/out"
+: >"$WORK/out"
 "$TACH" -q -L 100k <"$WORK/big" >"$WORK/out" &
 copy=$!
 wait_until 60 listening $copy
@@ -130,6 +134,8 @@ lacks "-P: no temporary file left" "$WORK/names" "^pid\\."
 
 # Thirty requests in a row, as fast as they come, into a command: every
 # one answered, none lost, the data exact; the last name is the last sent.
+: >"$WORK/out"
+: >"$WORK/log"
 "$TACH" --force -L 2m -N n0 -f "$WORK/big" cat >"$WORK/out" 2>"$WORK/log" &
 copy=$!
 check "many: the copy listens" wait_until 60 listening $copy
@@ -167,6 +173,7 @@ check "-F: more than one line length seen" [ "$(tr '\r' '\n' <"$WORK/log" |
 check "-R -F json: refused (in JSON, as asked)" grep -qF '{"message":"-R changes a running copy: --format json does not apply"}' "$WORK/err"
 
 # A stopped copy answers when it is continued.
+: >"$WORK/out"
 "$TACH" -q -L 100k <"$WORK/data" >"$WORK/out" &
 copy=$!
 check "stopped: the copy listens" wait_until 60 listening $copy
@@ -185,6 +192,8 @@ check "stopped: exact" cmp -s "$WORK/data" "$WORK/out"
 
 # Stopped past the sender's 10 s: -R says nothing changed, and once the
 # copy is continued nothing has (-N would show in its lines).
+: >"$WORK/out"
+: >"$WORK/log"
 "$TACH" --force -i 0.05 -L 100k <"$WORK/data" >"$WORK/out" 2>"$WORK/log" &
 copy=$!
 check "stopped long: the copy listens" wait_until 60 listening $copy
@@ -280,6 +289,7 @@ if [ $abstract = no ]; then
 	chmod 755 "$dir"
 	"$TACH" -R 1 -L 1m 2>"$WORK/err"
 	check "open directory: refused" grep -qF "tach: -R 1: $dir: not a directory of this user's that only it may enter" "$WORK/err"
+	: >"$WORK/out"
 	"$TACH" -q -L 100k <"$WORK/data" >"$WORK/out" &
 	copy=$!
 	check "open directory: the copy runs" wait_until 60 caught $copy TERM
@@ -308,6 +318,7 @@ done
 # another user took is not trusted by the sender.
 if [ $abstract = yes ] && [ "$(id -u)" -eq 0 ] &&
     command -v setpriv >/dev/null && [ -x /usr/bin/python3 ]; then
+	: >"$WORK/log"
 	"$TACH" --force -L 100k -N mine <"$WORK/data" >/dev/null 2>"$WORK/log" &
 	copy=$!
 	wait_until 60 listening $copy

@@ -55,6 +55,7 @@ check "every number: one line length" [ "$(lengths "$WORK/frames")" -eq 1 ]
 
 # The default bar: every field starts where it started (the bar keeps
 # its cells), frame after frame, until the last.
+: >"$WORK/log"
 "$TACH" --force -l 1500k -w 100 -i 0.05 <"$WORK/in" >/dev/null 2>"$WORK/log" &
 meter=$!
 exec 4>"$WORK/in"

@@ -117,6 +117,7 @@ start_reader
 say "open $WORK/grow"
 fd=$(answer)
 say "read $fd 500000"
+: >"$WORK/json"
 "$TACH" -d "$reader" --format json -i 0.05 2>"$WORK/json" 3>&- &
 watcher=$!
 check "growing: 50% while it keeps its size" wait_until 60 has '"percent":50.00'
@@ -133,6 +134,7 @@ wait "$reader"
 # next: --stats and JSON say it was not measured, not "0 bytes".
 random "$WORK/quick" 1000000
 start_reader
+: >"$WORK/json"
 "$TACH" -d "$reader" --stats --format json -i 5 2>"$WORK/json" 3>&- &
 watcher=$!
 say "open $WORK/quick"

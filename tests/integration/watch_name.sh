@@ -24,6 +24,7 @@ holding() {
 holding one '3<a 4>b 5<>c'
 holding two '3<a'
 
+: >"$WORK/json"
 "$TACH" -d "$name" --format json -i 0.05 2>"$WORK/json" &
 watcher=$!
 check "both processes seen" wait_until 60 sh -c \
@@ -51,6 +52,7 @@ bash -c 'for fd in /proc/$$/fd/*; do fd=${fd##*/}
 bare=$!
 check "no file: the bare process runs" wait_until 60 sh -c \
     "[ \"\$(cat /proc/$bare/comm 2>/dev/null)\" = '$name' ]"
+: >"$WORK/lines"
 "$TACH" -d "$name" --force -w 200 -i 0.05 2>"$WORK/lines" &
 watcher=$!
 check "no file: the one with a file is drawn" \
@@ -73,6 +75,7 @@ for mode in "--reading 3 5 4" "--writing 4 5 3"; do
 	wait $watcher
 	lacks "$1: not fd $4" "$WORK/n" "^$one $4 "
 done
+: >"$WORK/lines"
 "$TACH" -d "$name" --force -w 200 -i 0.05 2>"$WORK/lines" &
 watcher=$!
 check "the line names the process: $name PID: path" wait_until 60 \
@@ -88,6 +91,7 @@ wait $one
 "$TACH" -d "$name" 2>"$WORK/err"
 check "none running: exit 1 ($?)" [ $? -eq 1 ]
 check "none running: says so" grep -qF "tach: -d $name: no process of that name is running (--wait-for waits for one)" "$WORK/err"
+: >"$WORK/json"
 "$TACH" -d "$name" --wait-for --format json -i 0.05 2>"$WORK/json" &
 watcher=$!
 check "--wait-for: says it waits" wait_until 60 grep -qF \
@@ -116,6 +120,7 @@ cp "$(command -v sleep)" "$WORK/bin/cp"
 sh -c "cd '$WORK' && exec 3<a && exec ./bin/cp 600" &
 cpid=$!
 wait_until 60 sh -c "ls -l /proc/$cpid/fd 2>/dev/null | grep -q '$WORK/a'"
+: >"$WORK/json"
 "$TACH" -d --format json -i 0.05 2>"$WORK/json" &
 watcher=$!
 check "-d alone: a cp is watched" wait_until 60 grep -q \
@@ -144,6 +149,7 @@ cp "$(command -v sleep)" "$WORK/$long"
 sh -c "cd '$WORK' && exec 3<a && exec './$long' 600" &
 lpid=$!
 wait_until 60 sh -c "ls -l /proc/$lpid/fd 2>/dev/null | grep -q '$WORK/a'"
+: >"$WORK/json"
 "$TACH" -d "$long" --format json -i 0.05 2>"$WORK/json" &
 watcher=$!
 check "a long name: matched" wait_until 60 grep -q "\"pid\":$lpid," "$WORK/json"

@@ -71,6 +71,7 @@ ticks_pass() {
 }
 for mark in 25 ""; do
 	: >"$out"
+	: >"$WORK/json"
 	"$TACH" -b 16M ${mark:+--read-at $mark} --format json -i 0.05 \
 	    <"$WORK/data2" >"$WORK/o" 2>"$WORK/json" &
 	copy=$!

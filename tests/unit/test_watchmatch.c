@@ -25,7 +25,7 @@ continues_joins_closes(void **state)
 	bool kept[3];
 
 	(void)state;
-	watchmatch(old, 3, now, 3, which, kept);
+	assert_true(watchmatch(old, 3, now, 3, which, kept));
 	assert_int_equal(which[0], -1);
 	assert_int_equal(which[1], -1);
 	assert_int_equal(which[2], 0);
@@ -43,16 +43,38 @@ same_file_other_device(void **state)
 	bool kept[1];
 
 	(void)state;
-	watchmatch(old, 1, now, 2, which, kept);
+	assert_true(watchmatch(old, 1, now, 2, which, kept));
 	assert_int_equal(which[0], -1);
 	assert_int_equal(which[1], 0);
 	assert_true(kept[0]);
 	/* nothing before: all new; nothing now: all closed */
-	watchmatch(old, 0, now, 2, which, kept);
+	assert_true(watchmatch(old, 0, now, 2, which, kept));
 	assert_int_equal(which[0], -1);
 	assert_int_equal(which[1], -1);
-	watchmatch(old, 1, now, 0, which, kept);
+	assert_true(watchmatch(old, 1, now, 0, which, kept));
 	assert_false(kept[0]);
+}
+
+/* In fd order, as listings come: matched in one pass, the same rules. */
+static void
+in_order(void **state)
+{
+	const struct watchmatch_key old[] = { { 3, 1, 10 }, { 4, 1, 11 },
+	    { 5, 1, 12 } };
+	/* 3 goes on; 4 holds its inode on another device; 5 closed; 6 new */
+	const struct watchmatch_key now[] = { { 3, 1, 10 }, { 4, 2, 11 },
+	    { 6, 1, 13 } };
+	long which[3];
+	bool kept[3];
+
+	(void)state;
+	assert_true(watchmatch(old, 3, now, 3, which, kept));
+	assert_int_equal(which[0], 0);
+	assert_int_equal(which[1], -1);
+	assert_int_equal(which[2], -1);
+	assert_true(kept[0]);
+	assert_false(kept[1]);
+	assert_false(kept[2]);
 }
 
 int
@@ -61,6 +83,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(continues_joins_closes),
 		cmocka_unit_test(same_file_other_device),
+		cmocka_unit_test(in_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
