@@ -8,7 +8,7 @@
 # it ran on after the process ended.  Candidates alternated round by
 # round, medians reported.
 #
-#   contrib/benchmark-watch.sh [-r ROUNDS] [-o FILE] [TACH]
+#   contrib/benchmark-watch.sh [-r ROUNDS] [-o FILE] [-B EARLIER-TACH] [TACH]
 #   (FILES="1 10 100 1000" and SECONDS_EACH=6 in the environment)
 set -eu
 
@@ -73,9 +73,10 @@ for n in $files; do
 done
 for r in $(seq "$rounds"); do
 	for n in $files; do
-		for tool in tach progress pv; do
+		for tool in tach ${before:+before} progress pv; do
 			case $tool in
 			tach) cmd="$tach -d PID" ;;
+			before) cmd="$before -d PID" ;;
 			progress) cmd="progress -m -p PID" ;;
 			pv) cmd="pv -d PID" ;;
 			esac
