@@ -48,7 +48,7 @@ struct line_disk {
 };
 
 void	line_disk_start(struct line_disk *disk, uint64_t dev);
-/* Looks again; "on device AMOUNT" into note, or false where not known. */
+/* Looks again; "disk wrote AMOUNT" into note, or false where not known. */
 bool	line_disk_note(struct line_disk *disk, enum render_unit unit,
 	    char *note, size_t notelen);
 

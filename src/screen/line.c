@@ -60,6 +60,6 @@ line_disk_note(struct line_disk *disk, enum render_unit unit, char *note,
 	if (compat_disk_written(disk->dev, &now) == 0)
 		disk->written = now > disk->base ? now - disk->base : 0;
 	render_amount((double)disk->written, unit, amount, sizeof(amount));
-	snprintf(note, notelen, "on device %s", amount);
+	snprintf(note, notelen, "disk wrote %s", amount);
 	return true;
 }

@@ -63,7 +63,7 @@ struct watched {
 	double			 seen_at;	/* its latest sample */
 	char			 note[48];	/* its last line's, or "" */
 	struct line_disk	 disk;		/* written, to this disk */
-	char			 device[48];	/* "on device 1.20 GiB" */
+	char			 device[48];	/* "disk wrote 1.20 GiB" */
 };
 
 /* A process watched: its files, and what tells it from a later one. */
@@ -71,6 +71,7 @@ struct proc {
 	pid_t			 pid;
 	int			 fd;		/* -d PID:FD's, or -1: all */
 	const char		*name;		/* by name: the one it has */
+	char			 command[32];	/* else argv[0]'s last part, or "" */
 	struct watched		*files;
 	size_t			 n, room;
 	uint64_t		 started;	/* the process's start time */
@@ -140,6 +141,14 @@ static uint64_t
 size_of(const struct watched *w)
 {
 	return w->file.writing || w->grown ? 0 : w->file.size;
+}
+
+/* The command a process's lines name, or NULL where it is not known. */
+static const char *
+whose(const struct proc *p)
+{
+	return p->name != NULL ? p->name : p->command[0] != '\0' ?
+	    p->command : NULL;
 }
 
 static void
@@ -214,8 +223,8 @@ whole_state(const struct watch *ws, struct proc *p, double now, bool final,
 	else
 		snprintf(files + n, sizeof(files) - n, ", %llu files",
 		    (unsigned long long)w->tree.files);
-	if (p->name != NULL)
-		snprintf(text, sizeof(text), "%s %d: all of %s%s", p->name,
+	if (whose(p) != NULL)
+		snprintf(text, sizeof(text), "%s %d: all of %s%s", whose(p),
 		    (int)p->pid, w->root, files);
 	else if (ws->several)
 		snprintf(text, sizeof(text), "%d: all of %s%s", (int)p->pid,
@@ -498,14 +507,14 @@ start(struct watch *ws, struct proc *p, struct watched *w,
 		snprintf(fallback, sizeof(fallback), "fd %d", f->fd);
 		shown = fallback;
 	}
-	/* by name, or with several -d, each line says whose it is */
-	if (p->name != NULL || ws->several) {
-		len = (p->name != NULL ? strlen(p->name) : 0) + strlen(shown) +
-		    16;
+	/* each line says whose it is: the command and PID, or the PID */
+	if (whose(p) != NULL || ws->several) {
+		len = (whose(p) != NULL ? strlen(whose(p)) : 0) +
+		    strlen(shown) + 16;
 		if ((path = malloc(len)) == NULL)
 			report_err(1, "file list");
-		if (p->name != NULL)
-			snprintf(path, len, "%s %d: %s", p->name, (int)p->pid,
+		if (whose(p) != NULL)
+			snprintf(path, len, "%s %d: %s", whose(p), (int)p->pid,
 			    shown);
 		else
 			snprintf(path, len, "%d: %s", (int)p->pid, shown);
@@ -933,6 +942,25 @@ refuse_watch(pid_t pid, int fd, int error)
  * its first listing, so that the listing is of the held process.  Returns
  * the first sample's error; on one, pid is not watched.
  */
+/* A process given by its PID: its command, for its lines, where known. */
+static void
+command_of(struct proc *p)
+{
+	const char *base;
+	char **argv, *cwd;
+	int argc;
+
+	if (procfd_command(p->pid, &argv, &argc, &cwd) != 0)
+		return;
+	if (argc > 0 && argv[0][0] != '\0') {
+		base = strrchr(argv[0], '/');
+		snprintf(p->command, sizeof(p->command), "%s",
+		    base != NULL && base[1] != '\0' ? base + 1 : argv[0]);
+	}
+	free(argv);
+	free(cwd);
+}
+
 static int
 add_proc(struct watch *ws, pid_t pid, int fd, const char *name, double now)
 {
@@ -950,6 +978,8 @@ add_proc(struct watch *ws, pid_t pid, int fd, const char *name, double now)
 	p->pid = pid;
 	p->fd = fd;
 	p->name = name;
+	if (name == NULL)
+		command_of(p);
 	p->hold = procfd_hold(pid);
 	ws->nprocs++;
 	if ((error = sample_proc(ws, p, now)) != 0) {

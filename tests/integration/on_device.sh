@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # covers: what the disk itself has: with a block device as the output
 # (or a file on one) tach reads the disk's own counters and shows
-# "on device" beside what it handed over (JSON "on_device"); the run ends
+# "disk wrote N" beside what it handed over (JSON "on_device"); the run ends
 # when the disk has it all, the last flush drawn ("flushing"), and
 # --no-flush keeps the old end; a failed flush fails the run; -d shows
 # the same for a process writing a disk.  A loop device over a file, in
@@ -51,7 +51,7 @@ check "and grew: some object before the last had less" sh -c \
 # The last flush is drawn; --no-flush leaves it out; -Y's is its own.
 "$TACH" --force -w 120 -f "$WORK/data" -o "$dev" 2>"$WORK/lines"
 check "the last flush is drawn" grep -q 'flushing' "$WORK/lines"
-check "beside what the disk has" grep -q 'on device' "$WORK/lines"
+check "beside what the disk says it wrote" grep -q 'disk wrote' "$WORK/lines"
 # at 80 columns too: the flush outranks the fields that can go, and no
 # ETA of -:--:-- makes it look hung (a flush held up 1 s to be drawn)
 if command -v strace >/dev/null; then

@@ -344,7 +344,7 @@ h2=$!
 wait_until 60 at $h1 1000 && wait_until 60 at $h2 2000
 "$TACH" -d $h1 -d $h2 --force -w 100 -i 0.05 2>"$WORK/bar" 3>&- &
 watcher=$!
-named() { grep -q "$h1: $WORK/a" "$WORK/bar" && grep -q "$h2: $WORK/b" "$WORK/bar"; }
+named() { grep -q "$h1: .*/a " "$WORK/bar" && grep -q "$h2: .*/b " "$WORK/bar"; }
 check "…each line named by its PID" wait_until 60 named
 kill $h1 $h2
 wait $watcher
@@ -368,6 +368,18 @@ check "--once drawn: its line left" grep -q "$WORK/a .*1000 B" "$WORK/bar"
 check "--once, stderr not a terminal: its line all the same" \
     grep -q "$WORK/a .*1000 B" "$WORK/bar"
 lacks "…no rate from one look" "$WORK/bar" "avg|B/s"
+kill $h1
+# at 80 columns, a file deep in long directories: the command, its PID
+# and the file's name are kept whole, the directories' middle elided
+long=$WORK/a-directory-with-a-rather-long-name/and-another-one-below-it-too
+mkdir -p "$long"
+random "$long/file.bin" 100000
+holder "$long/file.bin" 1000
+h1=$!
+wait_until 60 at $h1 1000
+"$TACH" -d $h1 --once --force -w 80 2>"$WORK/bar" 3>&-
+check "80 columns: command, PID and file name whole" \
+    grep -q "^[a-z]* $h1: /.*….*/file\.bin .* 1000 B" "$WORK/bar"
 kill $h1
 sleep 300 </dev/null >/dev/null 2>&1 3>&- &
 idle=$!

@@ -18,28 +18,31 @@ fda=$(answer)
 # the watch's own stdout (the ack file) is a file the reader has open too
 fresh_screen
 run "clear; '$TACH' -d $reader -i 0.05 3>&-; echo rc=\$?"
-check "the file's line" wait_for "$WORK/one   0%"
+# (each line starts with the command and PID, the path's middle elided
+# where the row is short: the file's name is matched)
+check "the file's line, the command and PID first" wait_for "tach-test-helper $reader: "
+check "the file's line" wait_for "/one   0%"
 say "read $fda 1500000"
-check "the line follows the reader" wait_for "$WORK/one  50%"
+check "the line follows the reader" wait_for "/one  50%"
 say "open $WORK/two"
 fdb=$(answer)
-check "a second file gets a line of its own" wait_for "$WORK/two   0%"
-check "the first line is still there, once" one_row "$WORK/one  50%"
+check "a second file gets a line of its own" wait_for "/two   0%"
+check "the first line is still there, once" one_row "/one  50%"
 check "the lines are stacked, a above b" sh -c \
-    "tmux -L '$sock' capture-pane -p | grep -F -e '$WORK/one' -e '$WORK/two' | head -n 1 | grep -qF '$WORK/one'"
+    "tmux -L '$sock' capture-pane -p | grep -F -e '/one' -e '/two' | head -n 1 | grep -qF '/one'"
 say "read $fda 1500000"
-check "the block is redrawn in place" wait_for "$WORK/one 100%"
-check "no stale copy of a line is left" one_row "$WORK/one"
-check "nor of the other" one_row "$WORK/two"
+check "the block is redrawn in place" wait_for "/one 100%"
+check "no stale copy of a line is left" one_row "/one"
+check "nor of the other" one_row "/two"
 check "the cursor is not hidden while the block is drawn" [ "$(cursor)" = 1 ]
 say "close $fdb"
-check "a closed file's line goes" wait_until 60 no_row "$WORK/two"
-check "the other stays" one_row "$WORK/one 100%"
+check "a closed file's line goes" wait_until 60 no_row "/two"
+check "the other stays" one_row "/one 100%"
 exec 3>&-
 check "the process's exit ends the watch with 0" wait_for "rc=0"
-check "the last line stays on the screen" one_row "$WORK/one 100%"
+check "the last line stays on the screen" one_row "/one 100%"
 check "with the status on the next row" sh -c \
-    "tmux -L '$sock' capture-pane -p | grep -A1 -F '$WORK/one 100%' | tail -n 1 | grep -q '^rc=0'"
+    "tmux -L '$sock' capture-pane -p | grep -A1 -F '/one 100%' | tail -n 1 | grep -q '^rc=0'"
 check "the cursor is back" [ "$(cursor)" = 1 ]
 wait "$reader"
 
@@ -55,9 +58,9 @@ check "dumb: says only one line can be shown" \
 check "dumb: said once" sh -c \
     "[ \$(tmux -L '$sock' capture-pane -p -J | grep -c 'cannot move the cursor up') -eq 1 ]"
 # the reader's files: its stdout (the ack file), one, two
-check "dumb: the first file's line" wait_for "$WORK/ack "
+check "dumb: the first file's line" wait_for "/ack "
 check "dumb: not the others'" sh -c \
-    "! tmux -L '$sock' capture-pane -p | grep -q -e '$WORK/one' -e '$WORK/two'"
+    "! tmux -L '$sock' capture-pane -p | grep -q -e '/one' -e '/two'"
 exec 3>&-
 check "dumb: done" wait_for "rc=0"
 check "dumb: every file's last line at the end" sh -c \
