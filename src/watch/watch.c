@@ -145,7 +145,7 @@ size_of(const struct watched *w)
 
 /* The command a process's lines name, or NULL where it is not known. */
 static const char *
-whose(const struct proc *p)
+named(const struct proc *p)
 {
 	return p->name != NULL ? p->name : p->command[0] != '\0' ?
 	    p->command : NULL;
@@ -223,8 +223,8 @@ whole_state(const struct watch *ws, struct proc *p, double now, bool final,
 	else
 		snprintf(files + n, sizeof(files) - n, ", %llu files",
 		    (unsigned long long)w->tree.files);
-	if (whose(p) != NULL)
-		snprintf(text, sizeof(text), "%s %d: all of %s%s", whose(p),
+	if (named(p) != NULL)
+		snprintf(text, sizeof(text), "%s %d: all of %s%s", named(p),
 		    (int)p->pid, w->root, files);
 	else if (ws->several)
 		snprintf(text, sizeof(text), "%d: all of %s%s", (int)p->pid,
@@ -508,13 +508,13 @@ start(struct watch *ws, struct proc *p, struct watched *w,
 		shown = fallback;
 	}
 	/* each line says whose it is: the command and PID, or the PID */
-	if (whose(p) != NULL || ws->several) {
-		len = (whose(p) != NULL ? strlen(whose(p)) : 0) +
+	if (named(p) != NULL || ws->several) {
+		len = (named(p) != NULL ? strlen(named(p)) : 0) +
 		    strlen(shown) + 16;
 		if ((path = malloc(len)) == NULL)
 			report_err(1, "file list");
-		if (whose(p) != NULL)
-			snprintf(path, len, "%s %d: %s", whose(p), (int)p->pid,
+		if (named(p) != NULL)
+			snprintf(path, len, "%s %d: %s", named(p), (int)p->pid,
 			    shown);
 		else
 			snprintf(path, len, "%d: %s", (int)p->pid, shown);
@@ -776,7 +776,7 @@ measure(const struct watch *ws, struct watched *w, double now)
 
 /* p's files by descriptor, as procfd_known wants them: mostly already. */
 static bool
-in_fd_order(const struct proc *p)
+files_by_fd(const struct proc *p)
 {
 	for (size_t j = 1; j < p->n; j++)
 		if (p->files[j - 1].file.fd > p->files[j].file.fd)
@@ -824,7 +824,7 @@ sample_proc(struct watch *ws, struct proc *p, double now)
 	for (size_t j = 0; j < p->n; j++)
 		if (p->files[j].samples > 1 && p->files[j].seen_at == now)
 			measure(ws, &p->files[j], now);
-	if (!in_fd_order(p))
+	if (!files_by_fd(p))
 		qsort(p->files, p->n, sizeof(*p->files), by_fd);
 	return 0;
 }
