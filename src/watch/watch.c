@@ -57,6 +57,8 @@ struct watched {
 	 * has grown while the offset stood still.
 	 */
 	uint64_t		 position;
+	uint64_t		 copy_of;	/* the size of the file it copies,
+					   0 unknown */
 	bool			 still;		/* the offset did not move */
 	double			 moved_at;	/* when it last moved, or began */
 	bool			 growing;	/* its size grew at this sample */
@@ -135,12 +137,13 @@ file_moved(const struct watched *w)
 
 /*
  * Its size, unless it is being written or has grown (rsync's temporary
- * file, a database): then the end is not known.
+ * file, a database): then the end is not known, but for the size of the
+ * file it is a copy of, where a watched process reads that (copies_of).
  */
 static uint64_t
 size_of(const struct watched *w)
 {
-	return w->file.writing || w->grown ? 0 : w->file.size;
+	return w->file.writing || w->grown ? w->copy_of : w->file.size;
 }
 
 /* The command a process's lines name, or NULL where it is not known. */
@@ -1194,6 +1197,52 @@ leave_lines(struct watch *ws, struct proc *p, double now)
 }
 
 /*
+ * The file base is a copy of, by rsync's name for it (".NAME.XXXXXX" in
+ * the destination's directory): NAME's length, or 0.
+ */
+static size_t
+copied_name(const char *base)
+{
+	size_t len = strlen(base);
+
+	return base[0] == '.' && len >= 9 && base[len - 7] == '.' ?
+	    len - 8 : 0;
+}
+
+/*
+ * rsync's receiver writes a temporary file whose end it does not tell:
+ * where a watched process (its sender) reads a file of the name it is a
+ * copy of, that file's size is its end (Xfennec/progress#140).
+ */
+static void
+copies_of(struct watch *ws)
+{
+	for (size_t i = 0; i < ws->nprocs; i++)
+		for (size_t j = 0; j < ws->procs[i].n; j++) {
+			struct watched *w = &ws->procs[i].files[j];
+			const char *base = strrchr(w->file.path, '/');
+			size_t len;
+
+			w->copy_of = 0;
+			if (!w->file.writable || base == NULL ||
+			    (len = copied_name(++base)) == 0)
+				continue;
+			for (size_t k = 0; k < ws->nprocs; k++)
+				for (size_t m = 0; m < ws->procs[k].n; m++) {
+					const struct watched *in =
+					    &ws->procs[k].files[m];
+					const char *b = strrchr(in->file.path,
+					    '/');
+
+					if (!in->file.writable && b != NULL &&
+					    strlen(b + 1) == len &&
+					    strncmp(b + 1, base + 1, len) == 0)
+						w->copy_of = in->file.size;
+				}
+		}
+}
+
+/*
  * Samples each process; those that ended (or whose one descriptor closed)
  * leave.  Returns false when the watch is over.
  */
@@ -1224,6 +1273,7 @@ sample_all(struct watch *ws, double now)
 		} else
 			left++;
 	}
+	copies_of(ws);
 	lines_room(ws);
 	/* the last to end keep their lines on the screen, as the watch ends */
 	if (left == 0 && !opts->wait_for)
@@ -1286,6 +1336,7 @@ look_once(struct watch *ws)
 	double now;
 
 	looks_for_growth(ws);
+	copies_of(ws);
 	now = clock_now();
 	if (all_files(ws) == 0)
 		report_errx(1, "-d: nothing to show: no regular file or disk "

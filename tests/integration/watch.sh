@@ -395,4 +395,26 @@ for opt in "" "-d x --wait-for" "-d x -D 1" "-d x --stats"; do
 	check "--once ${opt:-without -d}: refused ($?)" [ $? -eq 1 ]
 done
 
+# rsync's receiving file (".NAME.XXXXXX"), written with no end of its
+# own: where the file NAME is read (by the sender), its size is the end.
+start_reader
+say "open $WORK/a"
+mkdir -p "$WORK/recv"
+say "create $WORK/recv/.a.Xy12Zq"
+fdt=$(answer)
+say "write $fdt 1000000"
+: >"$WORK/json"
+"$TACH" -d "$reader" --once --format json 2>"$WORK/json" 3>&-
+check "rsync's temporary file: the sender's file's size its end" \
+    grep -q "\"fd\":$fdt,\"path\":\"$WORK/recv/.a.Xy12Zq\",.*\"bytes\":1000000,.*\"size\":3000000,\"percent\":33.33" \
+    "$WORK/json"
+say "create $WORK/recv/.b.Xy12Zq"
+fdu=$(answer)
+say "write $fdu 1000"
+"$TACH" -d "$reader" --once --format json 2>"$WORK/json" 3>&-
+check "…none where no such file is read" \
+    grep -q "\"fd\":$fdu,\"path\":\"$WORK/recv/.b.Xy12Zq\",.*\"size\":null" "$WORK/json"
+exec 3>&-
+wait "$reader"
+
 done_testing
