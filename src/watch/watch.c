@@ -742,20 +742,22 @@ known_files(struct proc *p, double now, struct procfd_file **files,
     bool **look)
 {
 	bool relist = p->n < LIST_ALWAYS || now - p->listed_at >= LOOK_STILL;
+	size_t n = p->n;
+	struct procfd_file *f = NULL;
+	bool *l = NULL;
 
-	*files = NULL;
-	*look = NULL;
-	if (p->n > 0 &&
-	    ((*files = reallocarray(NULL, p->n, sizeof(**files))) == NULL ||
-	    (*look = calloc(p->n, sizeof(**look))) == NULL))
+	if (n > 0 && ((f = reallocarray(NULL, n, sizeof(*f))) == NULL ||
+	    (l = calloc(n, sizeof(*l))) == NULL))
 		report_err(1, "file list");
-	for (size_t j = 0; j < p->n; j++) {
-		(*files)[j] = p->files[j].file;
-		(*look)[j] = look_due(&p->files[j], now);
+	for (size_t j = 0; j < n; j++) {
+		f[j] = p->files[j].file;
+		l[j] = look_due(&p->files[j], now);
 	}
 	if (relist)
 		p->listed_at = now;
-	return (struct procfd_known){ *files, *look, p->n, relist };
+	*files = f;
+	*look = l;
+	return (struct procfd_known){ f, l, n, relist };
 }
 
 /* A fresh look at w on its meter, made when it first moves. */
