@@ -68,12 +68,13 @@ if command -v apt-get >/dev/null 2>&1; then
 	# pacman: makepkg calls it even with --nodeps; bmake: contrib/bsd;
 	# mbuffer, buffer: contrib/benchmark-buffer.sh; openssl: the --hash
 	# benchmark; mount (losetup), e2fsprogs: a loop device and a file
-	# system on it
+	# system on it; rsync: -d on rsync's copy
 	test="clang libclang-rt-dev libcmocka-dev strace tmux valgrind mandoc
 	    pv time gzip bzip2 xz-utils zstd lz4 debhelper dpkg-dev fakeroot
 	    bash-completion lintian file rpm makepkg pacman-package-manager
 	    libarchive-tools ruby python3 python3-venv procps git zsh fish
-	    locales bmake mbuffer buffer openssl util-linux mount e2fsprogs"
+	    locales bmake mbuffer buffer openssl util-linux mount e2fsprogs
+	    rsync"
 	[ $tests = yes ] || test=
 	# the 32-bit variant of the suite (tests/run-all), on amd64: gcc -m32
 	# against Debian's multiarch i386 libraries; libc6-dbg:i386: valgrind
@@ -114,12 +115,14 @@ elif command -v dnf >/dev/null 2>&1; then
 	as_root dnf install -y cmake make gcc pkgconf-pkg-config libbsd-devel \
 	    ncurses-devel openssl-devel
 	[ $tests = no ] || as_root dnf install -y clang libcmocka-devel \
-	    strace tmux valgrind mandoc pv procps-ng gzip bzip2 xz zstd lz4
+	    strace tmux valgrind mandoc pv procps-ng gzip bzip2 xz zstd lz4 \
+	    rsync
 elif command -v pacman >/dev/null 2>&1; then
 	as_root pacman -S --needed --noconfirm cmake make gcc pkgconf libbsd \
 	    ncurses openssl
 	[ $tests = no ] || as_root pacman -S --needed --noconfirm clang cmocka \
-	    strace tmux valgrind mandoc pv procps-ng gzip bzip2 xz zstd lz4
+	    strace tmux valgrind mandoc pv procps-ng gzip bzip2 xz zstd lz4 \
+	    rsync
 elif command -v pkg >/dev/null 2>&1 && [ "$(uname)" = FreeBSD ]; then
 	as_root pkg install -y cmake pkgconf ncurses
 	[ $tests = no ] || as_root pkg install -y cmocka tmux mandoc pv zstd lz4

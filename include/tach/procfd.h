@@ -103,6 +103,15 @@ int	procfd_read_bytes(pid_t pid, uint64_t *bytes);
  * ENOSYS where tach knows no way.
  */
 int	procfd_command(pid_t pid, char ***argv, int *argc, char **cwd);
+/*
+ * The directory pid started in, where the system keeps it (Linux: the PWD
+ * its environment began with, which a shell sets), in *dir (free it): 0,
+ * or an errno; ENOENT where it has none, ENOSYS where tach knows no way.
+ * Its working directory may have moved since (rsync's sender, tar -C).
+ */
+int	procfd_start_dir(pid_t pid, char **dir);
+/* pid's parent, in *parent: 0, or an errno as procfd_command's. */
+int	procfd_parent(pid_t pid, pid_t *parent);
 
 
 /*

@@ -9,6 +9,8 @@
 #ifndef TACH_PROCPARSE_H
 #define TACH_PROCPARSE_H
 
+#include <sys/types.h>
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -19,6 +21,13 @@
  * *started unless it is NULL.
  */
 int	procparse_stat(const char *text, uint64_t *started);
+/* /proc/PID/stat's parent (field 4), of any process; false if none. */
+bool	procparse_parent(const char *text, pid_t *parent);
+/*
+ * NAME's value in /proc/PID/environ's text: len bytes of NUL-ended
+ * "NAME=VALUE" strings, the last one's NUL included; NULL if none.
+ */
+const char *procparse_env(const char *text, size_t len, const char *name);
 /*
  * /proc/PID/fdinfo/FD: the "pos:" and "flags:" (octal) lines; false if
  * there is no "pos:" line.

@@ -401,3 +401,44 @@ procfd_command(pid_t pid, char ***argv, int *argc, char **cwd)
 	}
 	return error;
 }
+
+int
+procfd_start_dir(pid_t pid, char **dir)
+{
+	char path[64], *text = NULL;
+	const char *pwd;
+	size_t room = 0;
+	ssize_t len;
+	FILE *f;
+	int error = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return errno == ENOENT ? ESRCH : errno;
+	len = read_all(f, &text, &room);
+	fclose(f);
+	if (len < 0) {
+		free(text);
+		return ENOMEM;
+	}
+	if (len > 0)
+		text[len] = '\0';	/* a last string cut short */
+	if (len == 0 || (pwd = procparse_env(text, (size_t)len, "PWD")) ==
+	    NULL || pwd[0] != '/')
+		error = ENOENT;
+	else if ((*dir = strdup(pwd)) == NULL)
+		error = ENOMEM;
+	free(text);
+	return error;
+}
+
+int
+procfd_parent(pid_t pid, pid_t *parent)
+{
+	char buf[1024];
+	int error = slurp_proc(pid, "stat", buf, sizeof(buf));
+
+	if (error != 0)
+		return error;
+	return procparse_parent(buf, parent) ? 0 : ESRCH;
+}

@@ -28,3 +28,19 @@ procfd_command(pid_t pid, char ***argv, int *argc, char **cwd)
 	*cwd = NULL;
 	return ENOSYS;
 }
+
+int
+procfd_start_dir(pid_t pid, char **dir)
+{
+	(void)pid;
+	*dir = NULL;
+	return ENOSYS;
+}
+
+int
+procfd_parent(pid_t pid, pid_t *parent)
+{
+	(void)pid;
+	*parent = 0;
+	return ENOSYS;
+}

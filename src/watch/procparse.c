@@ -5,6 +5,7 @@
  * /proc's stat and fdinfo text, for -d on Linux.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,37 @@ procparse_stat(const char *text, uint64_t *started)
 		return ESRCH;
 	*started = v;
 	return 0;
+}
+
+bool
+procparse_parent(const char *text, pid_t *parent)
+{
+	const char *paren = strrchr(text, ')');
+	char *end;
+	long v;
+
+	/* ") S 1234 ": the state, then the parent */
+	if (paren == NULL || paren[1] != ' ' || paren[2] == '\0' ||
+	    paren[3] != ' ' || paren[4] < '0' || paren[4] > '9')
+		return false;
+	errno = 0;
+	v = strtol(paren + 4, &end, 10);
+	if (errno != 0 || *end != ' ' || v > INT_MAX)
+		return false;
+	*parent = (pid_t)v;
+	return true;
+}
+
+const char *
+procparse_env(const char *text, size_t len, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *v = text; v < text + len; v += strlen(v) + 1)
+		if ((size_t)(text + len - v) > n && strncmp(v, name, n) == 0 &&
+		    v[n] == '=')
+			return v + n + 1;
+	return NULL;
 }
 
 /* The number after "name:" at a line's start, in base; false if none. */

@@ -63,6 +63,12 @@ struct watched {
 	double			 moved_at;	/* when it last moved, or began */
 	bool			 growing;	/* its size grew at this sample */
 	double			 seen_at;	/* its latest sample */
+	/*
+	 * Its process's bytes read just before that sample, where it was
+	 * then the one file the process had open for reading only
+	 */
+	uint64_t		 read_then;
+	bool			 alone;
 	char			 note[48];	/* its last line's, or "" */
 	struct line_disk	 disk;		/* written, to this disk */
 	char			 device[48];	/* "disk wrote 1.20 GiB" */
@@ -83,7 +89,8 @@ struct proc {
 	bool			 told_none;	/* "no file open" said */
 	int			 ended;		/* an enum end, once it ended */
 	struct whole		*whole;		/* its whole copy, or NULL */
-	double			 whole_read_at;	/* its I/O count last read */
+	uint64_t		 read;		/* its bytes read by any call, */
+	double			 read_at;	/* read then (0: never) */
 	char			 whole_note[48]; /* its last line's, or "" */
 	bool			 whole_final;	/* none to look for again */
 	double			 whole_at;	/* when last looked for */
@@ -191,10 +198,10 @@ file_state(const struct watch *ws, struct watched *w, double now, bool final,
 static double
 whole_age(const struct proc *p, double now)
 {
-	if (p->ended != END_EXITED || p->whole_read_at == 0 ||
-	    p->whole->done >= p->whole->tree.size || p->whole_read_at >= now)
+	if (p->ended != END_EXITED || p->read_at == 0 ||
+	    p->whole->done >= p->whole->tree.size || p->read_at >= now)
 		return 0;
-	return now - p->whole_read_at;
+	return now - p->read_at;
 }
 
 /*
@@ -248,6 +255,57 @@ whole_state(const struct watch *ws, struct proc *p, double now, bool final,
 	}
 }
 
+static void
+free_whole(struct proc *p)
+{
+	whole_free(p->whole);
+	free(p->whole_label);
+	p->whole = NULL;
+	p->whole_label = NULL;
+}
+
+/* ancestor is child's parent, or its parent's, and so on. */
+static bool
+descends(pid_t child, pid_t ancestor)
+{
+	pid_t parent;
+
+	for (int up = 0; up < 64 && child > 1; up++) {
+		if (procfd_parent(child, &parent) != 0)
+			return false;
+		if (parent == ancestor)
+			return true;
+		child = parent;
+	}
+	return false;
+}
+
+/*
+ * One line for one tree's copy in one family of processes: rsync's
+ * receiver and generator, children of its sender, name the same sources
+ * and read other things (the sender's pipe): the eldest's line is the
+ * copy's.
+ */
+static void
+one_a_family(struct watch *ws, struct proc *p)
+{
+	for (size_t i = 0; i < ws->nprocs && p->whole != NULL; i++) {
+		struct proc *q = &ws->procs[i];
+
+		if (q == p || q->whole == NULL ||
+		    q->whole->nroots != p->whole->nroots ||
+		    strcmp(q->whole->root, p->whole->root) != 0)
+			continue;
+		if (descends(p->pid, q->pid)) {
+			free_whole(p);
+			p->whole_final = true;
+		} else if (descends(q->pid, p->pid)) {
+			free_whole(q);
+			q->whole_final = true;
+		}
+	}
+}
+
 /*
  * Looks for p's whole copy (-l @DIR's, or its command line's sources):
  * at its first sample, then once a second until found, for a process
@@ -261,23 +319,33 @@ find_whole(struct watch *ws, struct proc *p, double now)
 		return;
 	p->whole_at = now;
 	p->whole = whole_open(p->pid, ws->opts->size_file, &p->whole_final);
+	one_a_family(ws, p);
 	p->whole_since = now;
 	meter_init(&p->whole_meter, ws->opts->average_window);
+}
+
+/*
+ * The bytes p has read by any call, now; the last count kept once it
+ * cannot be read (its parent reaped it).
+ */
+static void
+read_count(struct proc *p, double now)
+{
+	uint64_t read;
+
+	if (procfd_read_bytes(p->pid, &read) != 0)
+		return;
+	p->read = read;
+	p->read_at = now;
 }
 
 /* A sample of p's whole copy: its files closed, its bytes read. */
 static void
 sample_whole(struct proc *p, double now)
 {
-	uint64_t read;
-	int error;
-
 	if (p->whole == NULL)
 		return;
-	error = procfd_read_bytes(p->pid, &read);
-	if (error == 0)
-		p->whole_read_at = now;
-	whole_sample(p->whole, error, read);
+	whole_sample(p->whole, p->read_at > 0 ? 0 : ENOSYS, p->read);
 	meter_update(&p->whole_meter, now - p->whole_since, p->whole->done);
 }
 
@@ -446,9 +514,37 @@ static void
 note_age(struct watched *w, double now)
 {
 	if (size_of(w) > 0 && w->position >= size_of(w))
-		return;
-	snprintf(w->note, sizeof(w->note), "as seen %.2f s before the end",
-	    now - w->seen_at);
+		w->note[0] = '\0';
+	else
+		snprintf(w->note, sizeof(w->note), "as seen %.2f s before "
+		    "the end", now - w->seen_at);
+}
+
+/*
+ * A file closed, or its process gone, short of its end, which it was
+ * reading alone at its last look: if its process has read (by any call)
+ * at least what was left of it since, it read it to its end (dd, an rsync
+ * sender, each closing between two looks); else its position stands,
+ * with its age.
+ */
+static void
+read_to_end(const struct proc *p, struct watched *w)
+{
+	uint64_t size = size_of(w);
+
+	if (w->alone && p->read_at > 0 && size > w->position &&
+	    p->read >= w->read_then &&
+	    p->read - w->read_then >= size - w->position)
+		w->position = size;
+}
+
+/* A file's last word: where it got, and how old that is if short. */
+static void
+file_last(const struct proc *p, struct watched *w, double now, enum end end)
+{
+	if (end != END_INTERRUPTED)
+		read_to_end(p, w);
+	note_age(w, now);
 }
 
 /* What a file's record holds, let go. */
@@ -468,7 +564,7 @@ static void
 file_end(struct watch *ws, struct proc *p, struct watched *w, double now,
     enum end end)
 {
-	note_age(w, now);
+	file_last(p, w, now, end);
 	emit_file(ws, p, w, now, end);
 	if (ws->opts->stats)
 		file_stats(ws, p, w, now);
@@ -652,6 +748,29 @@ follow_output(struct proc *p)
 		in->position = by_out;
 }
 
+/*
+ * What a file read alone at its last look is told at its end: the bytes
+ * its process read by then (-d PID:FD's lists one file of several).
+ */
+static void
+reads_alone(struct proc *p, double now)
+{
+	struct watched *in = NULL;
+	size_t ins = 0;
+
+	for (size_t j = 0; j < p->n; j++)
+		if (!p->files[j].file.writable) {
+			in = &p->files[j];
+			ins++;
+		}
+	if (ins == 1 && p->fd < 0 && p->read_at == now && in->seen_at == now) {
+		in->read_then = p->read;
+		in->alone = true;
+	} else if (in != NULL && ins > 1)
+		for (size_t j = 0; j < p->n; j++)
+			p->files[j].alone = false;
+}
+
 /* Matches a sample's files with those seen: new ones join, gone ones go. */
 static void
 merge(struct watch *ws, struct proc *p, struct procfd_file *got, size_t n,
@@ -800,6 +919,8 @@ sample_proc(struct watch *ws, struct proc *p, double now)
 	int error;
 
 	known = known_files(p, now, &was, &look);
+	/* before the listing: no more than it had read of what it lists */
+	read_count(p, now);
 	/* the files it closed as it ended count too */
 	error = procfd_list(p->pid, p->fd, &known, &got, &n);
 	free(was);
@@ -809,6 +930,7 @@ sample_proc(struct watch *ws, struct proc *p, double now)
 		return error;
 	}
 	if (!same_process(p)) {
+		p->read_at = 0;		/* another's count */
 		procfd_free(got, n);
 		return ESRCH;
 	}
@@ -823,6 +945,7 @@ sample_proc(struct watch *ws, struct proc *p, double now)
 	merge(ws, p, got, n, now);
 	procfd_free(got, n);
 	follow_output(p);
+	reads_alone(p, now);
 	if (p->fd < 0)
 		find_whole(ws, p, now);
 	sample_whole(p, now);
@@ -865,15 +988,6 @@ report(struct watch *ws)
 	}
 }
 
-static void
-free_whole(struct proc *p)
-{
-	whole_free(p->whole);
-	free(p->whole_label);
-	p->whole = NULL;
-	p->whole_label = NULL;
-}
-
 /* A process's end: its files' last outputs; it leaves the list. */
 static void
 drop(struct watch *ws, size_t i, double now, enum end end)
@@ -903,7 +1017,9 @@ finish(struct watch *ws, enum end end)
 	report_closing(ws->out);
 	for (size_t i = 0; i < ws->nprocs; i++)
 		for (size_t j = 0; j < ws->procs[i].n; j++)
-			note_age(&ws->procs[i].files[j], now);
+			file_last(&ws->procs[i], &ws->procs[i].files[j], now,
+			    ws->procs[i].ended != END_NONE ?
+			    (enum end)ws->procs[i].ended : end);
 	if (now - ws->origin >= ws->opts->delay)
 		draw(ws, now, true);
 	report_end(ws->out);
@@ -942,11 +1058,6 @@ refuse_watch(pid_t pid, int fd, int error)
 	report_errc(1, error, "process %d", (int)pid);
 }
 
-/*
- * Starts watching pid (its descriptor fd, or -1: every file): held before
- * its first listing, so that the listing is of the held process.  Returns
- * the first sample's error; on one, pid is not watched.
- */
 /* A process given by its PID: its command, for its lines, where known. */
 static void
 command_of(struct proc *p)
@@ -966,6 +1077,11 @@ command_of(struct proc *p)
 	free(cwd);
 }
 
+/*
+ * Starts watching pid (its descriptor fd, or -1: every file): held before
+ * its first listing, so that the listing is of the held process.  Returns
+ * the first sample's error; on one, pid is not watched.
+ */
 static int
 add_proc(struct watch *ws, pid_t pid, int fd, const char *name, double now)
 {
@@ -1094,8 +1210,10 @@ wait_for_exits(struct watch *ws)
 		if (p->hold < 0 || p->exit_told)
 			continue;
 		/* first of all: the parent may reap it any moment */
-		if ((p->exit_told = ws->waits[k++].revents != 0))
+		if ((p->exit_told = ws->waits[k++].revents != 0)) {
+			read_count(p, clock_now());
 			sample_whole(p, clock_now());
+		}
 	}
 	return bits;
 }
@@ -1191,7 +1309,7 @@ leave_lines(struct watch *ws, struct proc *p, double now)
 	if (p->whole != NULL)
 		whole_state(ws, p, now, true, &ws->lines[k++]);
 	for (size_t j = 0; j < p->n; j++) {
-		note_age(&p->files[j], now);
+		file_last(p, &p->files[j], now, (enum end)p->ended);
 		file_state(ws, &p->files[j], now, true, &ws->lines[k++]);
 	}
 	report_draw(ws->out, ws->lines, k);

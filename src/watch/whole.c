@@ -98,6 +98,57 @@ resolve(const char *cwd, const char *base, const char *arg)
 }
 
 /*
+ * Path, made canonical, holds dir (or is it), and is not the directory
+ * the process started in: an operand it has moved into.
+ */
+static bool
+moved_into(const char *path, const char *dir, const char *start)
+{
+	char *real = realpath(path, NULL), *from = realpath(start, NULL);
+	size_t len = real != NULL ? strlen(real) : 0;
+	bool yes = real != NULL && from != NULL && strcmp(real, from) != 0 &&
+	    strncmp(dir, real, len) == 0 &&
+	    (dir[len] == '\0' || dir[len] == '/');
+
+	free(real);
+	free(from);
+	return yes;
+}
+
+/*
+ * Where pid's relative operands are from: the directory it started in,
+ * where that is known and it has since moved into one of its operands
+ * (rsync's sender into its source, its receiver into its target, tar
+ * into -C's); else its working directory, which a process started with
+ * a PWD not its own (by a program's chdir) never left.
+ */
+static const char *
+operands_dir(pid_t pid, const char *cwd, char *const *argv, int argc,
+    const enum procparse_arg *kind, char **start)
+{
+	const char *base = NULL;
+	char *path;
+	bool moved = false;
+
+	if (procfd_start_dir(pid, start) != 0) {
+		*start = NULL;
+		return cwd;
+	}
+	for (int i = 0; i < argc && !moved; i++) {
+		if (kind[i] == PROCPARSE_OPTION)
+			continue;
+		if ((path = resolve(*start, kind[i] == PROCPARSE_BASE ? NULL :
+		    base, argv[i])) == NULL)
+			report_err(1, "-d: the whole copy");
+		moved = moved_into(path, cwd, *start);
+		free(path);
+		if (kind[i] == PROCPARSE_BASE)
+			base = argv[i];
+	}
+	return moved ? *start : cwd;
+}
+
+/*
  * The directories among pid's operands: the sources of its copy; *tried
  * once there are some, read or not.
  */
@@ -106,8 +157,8 @@ whole_of_command(pid_t pid, bool *tried)
 {
 	enum procparse_arg *kind;
 	const char **roots;
-	char **argv, *cwd, *path;
-	const char *base = NULL;
+	char **argv, *cwd, *path, *start;
+	const char *base = NULL, *from, *lost = NULL;
 	struct whole *w = NULL;
 	struct stat sb;
 	size_t n = 0;
@@ -120,20 +171,31 @@ whole_of_command(pid_t pid, bool *tried)
 	if (kind == NULL || roots == NULL)
 		report_err(1, "-d: the whole copy");
 	procparse_sources((const char *const *)argv, argc, kind);
+	from = operands_dir(pid, cwd, argv, argc, kind, &start);
 	for (int i = 0; i < argc; i++) {
 		if (kind[i] == PROCPARSE_BASE)
 			base = argv[i];
 		if (kind[i] != PROCPARSE_OPERAND)
 			continue;
-		if ((path = resolve(cwd, base, argv[i])) == NULL)
+		if ((path = resolve(from, base, argv[i])) == NULL)
 			report_err(1, "-d: the whole copy");
 		if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
 			roots[n++] = path;
-		else
+		else {
+			if (lost == NULL && errno == ENOENT &&
+			    argv[i][0] != '/' && strchr(argv[i], ':') == NULL)
+				lost = argv[i];
 			free(path);
+		}
 	}
 	/* the first root's name is the whole's, the others freed here */
 	*tried = n > 0;
+	if (n == 0 && lost != NULL && start == NULL) {
+		report_warnx("-d: process %d: no line for its whole copy: %s is "
+		    "not in its working directory, and where it started is "
+		    "not known", (int)pid, text_safe(lost));
+		*tried = true;
+	}
 	if (n > 0 && (w = whole_of(roots, n, (char *)roots[0])) == NULL)
 		free((char *)roots[0]);
 	for (size_t i = 1; i < n; i++)
@@ -142,6 +204,7 @@ whole_of_command(pid_t pid, bool *tried)
 	free(kind);
 	free(argv);
 	free(cwd);
+	free(start);
 	return w;
 }
 

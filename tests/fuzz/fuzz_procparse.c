@@ -23,6 +23,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *paren, *p;
 	uint64_t started = 0, pos;
 	int flags;
+	pid_t parent;
 
 	if (text == NULL)
 		return 0;
@@ -43,6 +44,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (p == NULL || flags < 0)
 			abort();
 	}
+	if (procparse_parent(text, &parent) && parent < 0)
+		abort();
+	/* environ's text: NUL-ended strings; the value lies within it */
+	if ((p = procparse_env(text, size + 1, "PWD")) != NULL &&
+	    (p < text + 4 || p > text + size || memcmp(p - 4, "PWD=", 4) != 0))
+		abort();
 	free(text);
 	return 0;
 }

@@ -417,4 +417,39 @@ check "…none where no such file is read" \
 exec 3>&-
 wait "$reader"
 
+# A file read to its end and closed between two looks (dd's end, an rsync
+# sender's each file): the one file its process read, which read at least
+# what was left of it since the last look: its last line says 100%, not
+# where that look saw it.  One closed after less keeps that position and
+# its age.  (Two commands at once: no look between them.)
+tell() {
+	for c; do echo "$c" >&3; done
+	acks=$((acks + $#))
+	wait_until 60 acked $acks || fail "the reader did not answer: $*"
+}
+start_reader
+say "open $WORK/a"
+fda=$(answer)
+say "read $fda 1000000"
+: >"$WORK/json"
+"$TACH" -d "$reader" --format json -i 5 2>"$WORK/json" 3>&- &
+watcher=$!
+wait_until 60 seen "$WORK/json" "$fda" "$WORK/a" 1000000
+tell "read $fda 2000000" "close $fda"
+check "read to its end between two looks: 100% as it closes" \
+    wait_until 60 seen "$WORK/json" "$fda" "$WORK/a" 3000000 \
+    '.*"percent":100.00,"eta":null,"final":true,"result":"closed"\(,"between_samples":true\)\{0,1\}}'
+say "open $WORK/b"
+fdb=$(answer)
+say "read $fdb 200000"
+wait_until 60 seen "$WORK/json" "$fdb" "$WORK/b" 200000
+tell "read $fdb 300000" "close $fdb"
+check "…one closed short: its last look's position, and its age" \
+    wait_until 60 seen "$WORK/json" "$fdb" "$WORK/b" 200000 \
+    '.*"final":true,"result":"closed",\("between_samples":true,\)\{0,1\}"sample_age":[0-9.]*}'
+kill "$watcher"
+wait "$watcher" 2>/dev/null
+exec 3>&-
+wait "$reader"
+
 done_testing

@@ -242,6 +242,75 @@ check "tar -C DIR: its operands under DIR" \
 cat "$WORK/g4" >/dev/null
 wait "$archiver"
 
+# rsync -a, both spellings of its source, relative, started in $WORK:
+# its sender moves into "r/" (and its receiver into rdst/) before it
+# copies, so the operands are resolved where it started (its PWD).  Its
+# three processes name the same source; the sender's line alone is the
+# tree's (its receiver reads the sender's pipe).  Each held stopped until
+# the watch has seen the tree; --bwlimit keeps the copy long enough to be
+# stopped.  The sender's files, each closed between two looks, end at
+# 100%.
+# children PID: its child processes
+children() {
+	# shellcheck disable=SC2046
+	set -- $(cat "/proc/$1/task/$1/children" 2>/dev/null)
+	echo "$*"
+}
+three() {
+	_t_recv=$(children "$1")
+	[ -n "$_t_recv" ] && [ -n "$(children "$_t_recv")" ]
+}
+if command -v rsync >/dev/null && [ -e "/proc/$$/task/$$/children" ]; then
+	tree "$WORK/r" 8 200000
+	for source in r/ r; do
+		rm -rf "$WORK/rdst"
+		(cd "$WORK" && export PWD && exec rsync -a --bwlimit=400 \
+		    "$source" rdst/) &
+		sender=$!
+		wait_until 60 three "$sender"
+		receiver=$(children "$sender")
+		generator=$(children "$receiver")
+		kill -STOP "$sender" "$receiver" "$generator"
+		: >"$WORK/json"
+		"$TACH" -d "$sender" -d "$receiver" -d "$generator" \
+		    --format json -i 0.05 2>"$WORK/json" &
+		watcher=$!
+		check "rsync $source: its tree seen where it started" \
+		    wait_until 60 has "$WORK/json" \
+		    "\"path\":\"$WORK/r/*\",\"whole\":true"
+		kill -CONT "$sender" "$receiver" "$generator"
+		wait "$sender"
+		wait "$watcher"
+		check "rsync $source: the sender's line alone" sh -c \
+		    '! grep "\"whole\":true" "$1" | grep -qv "^{\"pid\":$2,"' \
+		    sh "$WORK/json" "$sender"
+		check "rsync $source: 100% at its end" has "$WORK/json" \
+		    '"whole":true.*"percent":100.00,"eta":null,"final":true,"result":"exited"}'
+		grep "^{\"pid\":$sender,\"fd\":[0-9]*,\"path\":\"$WORK/r/.*\"final\":true" \
+		    "$WORK/json" >"$WORK/sent"
+		check "rsync $source: each file it sent at 100% at its end" sh -c \
+		    '[ -s "$1" ] && ! grep -qv "\"percent\":100.00" "$1"' sh "$WORK/sent"
+		case $source in
+		*/) dest=$WORK/rdst ;;
+		*) dest=$WORK/rdst/r ;;
+		esac
+		check "rsync $source: the copy is whole" diff -r "$WORK/r" "$dest"
+	done
+	# started with no PWD (as by a program that set none): no tree
+	# line, and a word why
+	rm -rf "$WORK/rdst"
+	(cd "$WORK" && exec env -u PWD rsync -a --bwlimit=400 r/ rdst/) &
+	sender=$!
+	wait_until 60 three "$sender"
+	kill -STOP "$sender"
+	"$TACH" -d "$sender" --once 2>"$WORK/err"
+	check "rsync without PWD: why there is no tree line" grep -q \
+	    "^tach: -d: process $sender: no line for its whole copy: r/ is not in its working directory, and where it started is not known$" \
+	    "$WORK/err"
+	kill -CONT "$sender"
+	wait "$sender"
+fi
+
 # -l with -d is a tree's: a number or a file is refused.
 check "-d -l N refused" sh -c \
     "! '$TACH' -d 1 -l 100 2>'$WORK/err' && grep -q 'takes @DIR' '$WORK/err'"

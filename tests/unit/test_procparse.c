@@ -134,6 +134,44 @@ sources(void **state)
 	kinds("", 0);
 }
 
+static void
+parent(void **state)
+{
+	pid_t ppid = 0;
+
+	(void)state;
+	assert_true(procparse_parent("1234 (sleep) S 77 1234 1234 0\n",
+	    &ppid));
+	assert_int_equal(ppid, 77);
+	/* a zombie's too, and a name holding ") S 9 " */
+	assert_true(procparse_parent("8 (a) S 9 ) Z 1 8 8", &ppid));
+	assert_int_equal(ppid, 1);
+	assert_false(procparse_parent("8 (a) S", &ppid));
+	assert_false(procparse_parent("8 (a) S x", &ppid));
+	assert_false(procparse_parent("8 (a) S 99999999999 1", &ppid));
+	assert_false(procparse_parent("8 a S 1 2", &ppid));
+}
+
+static void
+environment(void **state)
+{
+	static const char env[] = "HOME=/root\0PWDX=/no\0PWD=/tmp/src\0"
+	    "TERM=xterm";
+	const char *v;
+
+	(void)state;
+	v = procparse_env(env, sizeof(env), "PWD");
+	assert_non_null(v);
+	assert_string_equal(v, "/tmp/src");
+	v = procparse_env(env, sizeof(env), "TERM");
+	assert_non_null(v);
+	assert_string_equal(v, "xterm");
+	assert_null(procparse_env(env, sizeof(env), "PW"));
+	assert_null(procparse_env(env, sizeof(env), "SHELL"));
+	/* a name at the text's very end, with no room for its value */
+	assert_null(procparse_env("A=1\0PWD", 8, "PWD"));
+}
+
 int
 main(void)
 {
@@ -143,6 +181,8 @@ main(void)
 		cmocka_unit_test(fdinfo),
 		cmocka_unit_test(io),
 		cmocka_unit_test(sources),
+		cmocka_unit_test(parent),
+		cmocka_unit_test(environment),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
