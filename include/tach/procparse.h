@@ -37,6 +37,22 @@ bool	procparse_fdinfo(const char *text, uint64_t *pos, int *flags);
 bool	procparse_io(const char *text, uint64_t *rchar);
 
 /*
+ * /proc/PID/stat or /proc/PID/task/TID/stat: the state letter (field 3)
+ * in *state and the CPU time (utime and stime, fields 14 and 15, in clock
+ * ticks) in *ticks; false if the text is not one.
+ */
+bool	procparse_cpu(const char *text, char *state, uint64_t *ticks);
+/* Where a thread asleep in the kernel function wchan waits. */
+enum procparse_wait {
+	PROCPARSE_ELSEWHERE,	/* not on a pipe, or not known */
+	PROCPARSE_PIPE_IN,	/* for input on an empty pipe */
+	PROCPARSE_PIPE_OUT	/* for room in a full pipe */
+};
+enum procparse_wait procparse_wchan(const char *wchan);
+/* /proc/PID/io: "wchar:", the bytes written by any call; false if none. */
+bool	procparse_io_written(const char *text, uint64_t *wchar);
+
+/*
  * What each argument of a copy tool's command line is, for -d's whole
  * copy: its sources are the directories among the operands.
  */

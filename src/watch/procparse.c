@@ -126,6 +126,63 @@ procparse_io(const char *text, uint64_t *rchar)
 	return true;
 }
 
+bool
+procparse_io_written(const char *text, uint64_t *wchar)
+{
+	unsigned long long v;
+
+	if (!field(text, "wchar:", 10, &v))
+		return false;
+	*wchar = v;
+	return true;
+}
+
+bool
+procparse_cpu(const char *text, char *state, uint64_t *ticks)
+{
+	const char *paren = strrchr(text, ')'), *p;
+	unsigned long long v[2];
+	char *end;
+
+	if (paren == NULL || paren[1] != ' ' || paren[2] == '\0' ||
+	    paren[3] != ' ')
+		return false;
+	*state = paren[2];
+	/* fields 4 to 13 skipped; 14 and 15 read */
+	p = paren + 3;
+	for (int field = 4; field <= 15; field++) {
+		if (*p++ != ' ')
+			return false;
+		if (field >= 14) {
+			if (*p < '0' || *p > '9')
+				return false;
+			errno = 0;
+			v[field - 14] = strtoull(p, &end, 10);
+			if (errno != 0)
+				return false;
+			p = end;
+		} else
+			p += strcspn(p, " ");
+	}
+	if (*p != ' ' && *p != '\n' && *p != '\0')
+		return false;
+	*ticks = v[0] + v[1];
+	return true;
+}
+
+enum procparse_wait
+procparse_wchan(const char *wchan)
+{
+	/* Linux 6's anon_pipe_read and pipe_read before; pipe_wait_readable */
+	if (strstr(wchan, "pipe_read") != NULL ||
+	    strstr(wchan, "pipe_wait_readable") != NULL)
+		return PROCPARSE_PIPE_IN;
+	if (strstr(wchan, "pipe_write") != NULL ||
+	    strstr(wchan, "pipe_wait_writable") != NULL)
+		return PROCPARSE_PIPE_OUT;
+	return PROCPARSE_ELSEWHERE;
+}
+
 /* The command's name, its path's last part. */
 static const char *
 command_name(const char *argv0)
