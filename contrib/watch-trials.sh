@@ -8,7 +8,7 @@
 # is.  A short line without its age is a lie, counted as "short".
 #
 #   contrib/watch-trials.sh [-r RUNS] [TACH]
-#   (run it under ../shared/tools/busy for a loaded machine)
+#   (KINDS="cp tar" for some; under ../shared/tools/busy for load)
 set -eu
 
 runs=20
@@ -43,8 +43,8 @@ start() {
 	case $1 in
 	cp) cp -r src dst & ;;
 	cp-rw) cp -r --reflink=never src dst & ;;
-	rsync-slash) mkdir dst && rsync -a src/ dst/ & ;;
-	rsync) mkdir dst && rsync -a src dst/ & ;;
+	rsync-slash) mkdir dst; rsync -a src/ dst/ & ;;
+	rsync) mkdir dst; rsync -a src dst/ & ;;
 	tar) tar cf dst.tar src & ;;
 	dd) dd if=big of=out bs=1M status=none & ;;
 	esac
@@ -68,7 +68,7 @@ verdict() {
 }
 
 printf '%-12s %5s %5s %5s %5s %5s\n' kind runs 100% aged short none
-for kind in cp cp-rw rsync-slash rsync tar dd; do
+for kind in ${KINDS:-cp cp-rw rsync-slash rsync tar dd}; do
 	declare -A n=([100]=0 [aged]=0 [short]=0 [none]=0)
 	for ((i = 0; i < runs; i++)); do
 		start "$kind"

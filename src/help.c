@@ -31,7 +31,7 @@ static const char *const usage_lines[] = {
 	"=-d [pid[:fd] | name] [-8egkn] [-D seconds] [-i seconds] [-l @dir]",
 	"[-m seconds] [-N name] [-P pidfile] [-p prefix] [-u style]",
 	"[-w width] [--force] [-F format | --format json]",
-	"[--reading | --writing] [--stats] [--wait-for | --once]",
+	"[--reading | --writing] [--stats] [--wait-for | --once] [--pipeline]",
 	"=-R pid [-F format] [-i seconds] [-k] [-L rate] [--read-limit=rate]",
 	"[-N name] [-p prefix] [-w width]",
 	"=-Q pid [-8knq] [-N name] [-p prefix] [-u style] [-w width] [--force]",
@@ -104,8 +104,7 @@ static const char help_text[] =
     "Copy stdin (or -f files) to stdout or into cmd with a progress bar. See tach(1).\n"
     "Meter a pipe, feed a command:\n"
     "  -f, --file FILE         read FILE, not stdin; repeated, each in turn\n"
-    "  -l, --size SIZE         expected length; @FILE its length, @DIR its files'\n"
-    "  -S, --stop-at-size      stop after the -l length\n"
+    "  -l, --size SIZE         expected length, @FILE's, @DIR's;  -S, --stop-at-size\n"
     "  -z, --decompress        decompress the input (gzip, bzip2, xz, zstd, lz4)\n"
     "  -M, --monitor SIDE      with cmd: meter its input (in), output (out), both\n"
     "  -e, --stderr            with cmd: draw on stderr, not stdout\n"
@@ -135,6 +134,7 @@ static const char help_text[] =
     "                          -d NAME: every such process; -d: the copy tools\n"
     "      --wait-for          keep finding new ones;  --once: look once, exit\n"
     "      --reading           only files read;  --writing: only files written\n"
+    "      --pipeline          with -d PID: its pipeline's stages, the slow named\n"
     "Change or query a running copy:\n"
     "  -R, --remote PID        change its -L, --read-limit, -N, -p, -i, -w, -F\n"
     "  -Q, --query PID         draw its progress here until it ends\n"

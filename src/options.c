@@ -40,6 +40,7 @@ enum {
 	OPT_VERSION,
 	OPT_PV_WORD,
 	OPT_WAIT_FOR,
+	OPT_PIPELINE,
 	OPT_ONCE,
 	OPT_READING,
 	OPT_WRITING,
@@ -73,6 +74,7 @@ static const struct option long_options[] = {
 	{ "delay-start",	required_argument, NULL, 'D' },
 	{ "watchfd",		required_argument, NULL, 'd' },
 	{ "wait-for",		no_argument,	   NULL, OPT_WAIT_FOR },
+	{ "pipeline",		no_argument,	   NULL, OPT_PIPELINE },
 	{ "once",		no_argument,	   NULL, OPT_ONCE },
 	{ "reading",		no_argument,	   NULL, OPT_READING },
 	{ "writing",		no_argument,	   NULL, OPT_WRITING },
@@ -480,6 +482,7 @@ flag_option(struct options *opts, int ch)
 	case OPT_PAD: opts->pad = true; break;
 	case OPT_NO_FLUSH: opts->no_flush = true; break;
 	case OPT_WAIT_FOR: opts->wait_for = true; break;
+	case OPT_PIPELINE: opts->pipeline = true; break;
 	case OPT_ONCE: opts->once = true; break;
 	case OPT_READING: opts->watch_open = 'r'; break;
 	case OPT_WRITING: opts->watch_open = 'w'; break;
@@ -823,6 +826,7 @@ enum given {
 	G_WRITE_AT, G_READ_AT, G_READ_LIMIT, G_BUFFER_FILE, G_U, G_o, G_X,
 	G_O, G_K, G_x, G_A, G_LOG, G_N, G_p, G_w, G_WAIT_FOR, G_ONCE,
 	G_READING, G_WRITING, G_HASH, G_OUTPUT_BLOCK, G_PAD, G_M, G_NO_FLUSH,
+	G_PIPELINE,
 	/* states: taken by every mode, named only by the rules below */
 	G_BUFFER, G_LENGTH, G_S_LINES, G_SEES_A, G_SEES_L, G_D_PID, G_FAN,
 	G_COUNT
@@ -922,6 +926,7 @@ static const struct {
 	[G_p] = { "-p", BY_ALL }, [G_w] = { "-w", BY_ALL },
 	[G_WAIT_FOR] = { "--wait-for", BY_ALL }, [G_ONCE] = { "--once", BY_ALL },
 	[G_READING] = { "--reading", BY_ALL },
+	[G_PIPELINE] = { "--pipeline", BY_ALL },
 	[G_WRITING] = { "--writing", BY_ALL },
 	[G_BUFFER] = { "-b", BY_ALL }, [G_LENGTH] = { "-l", BY_ALL },
 	[G_S_LINES] = { "-S in line mode", BY_ALL },
@@ -995,8 +1000,12 @@ static const struct rule {
 	    "sent a copy's numbers, not its bytes" },
 	{ L(G_n), NONE, L(G_JSON), 0,
 	    "-n and --format json both write to stderr: choose one" },
-	{ L(G_WAIT_FOR, G_ONCE, G_READING, G_WRITING), L(G_d),
+	{ L(G_WAIT_FOR, G_ONCE, G_READING, G_WRITING, G_PIPELINE), L(G_d),
 	    NONE, 0, "%s goes with -d" },
+	{ L(G_PIPELINE), L(G_D_PID), NONE, 0,
+	    "--pipeline follows the pipes of one process: -d PID" },
+	{ L(G_PIPELINE), NONE, L(G_WAIT_FOR, G_READING, G_WRITING, G_STATS,
+	    G_n, G_D), 0, "--pipeline shows a line a stage: not with %s" },
 	/* one look: nothing to wait for, nothing over time */
 	{ L(G_ONCE), NONE, L(G_WAIT_FOR), 0,
 	    "--once looks once: not with --wait-for" },
@@ -1041,6 +1050,7 @@ given(const struct options *o)
 		[G_LOG] = o->log != NULL, [G_N] = o->name != NULL,
 		[G_p] = o->prefix != NULL, [G_w] = o->width != 0,
 		[G_WAIT_FOR] = o->wait_for, [G_ONCE] = o->once,
+		[G_PIPELINE] = o->pipeline,
 		[G_READING] = o->watch_open == 'r',
 		[G_WRITING] = o->watch_open == 'w',
 		[G_HASH] = o->hash != NULL,

@@ -56,7 +56,7 @@ _tach()
 		    --output= --discard --sparse --direct-io --extra-display= --query= --last-written= --si --bar-style= --gauge
 		    --average-rate-window= --log= --hash= --output-block= --pad
 		    --stats --wait-for --once --monitor= --no-flush
-		    --reading --writing
+		    --reading --writing --pipeline
 		    --help --version' \
 		    -- "$cur"))
 		[[ ${COMPREPLY-} == *= ]] && compopt -o nospace

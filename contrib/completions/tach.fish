@@ -88,6 +88,7 @@ complete -c tach -n 'not __tach_command' -l wait-for -d 'with -d NAME: watch for
 complete -c tach -n 'not __tach_command' -l once -d 'with -d: show where each file is, once, and exit'
 complete -c tach -n 'not __tach_command' -l reading -d 'with -d: only files open for reading'
 complete -c tach -n 'not __tach_command' -l writing -d 'with -d: only files open for writing'
+complete -c tach -n 'not __tach_command' -l pipeline -d 'with -d PID: every stage of its pipeline, the slow one named'
 complete -c tach -n 'not __tach_command' -l help -d 'show help'
 complete -c tach -n 'not __tach_command' -l version -d 'show the version'
 complete -c tach -n 'not __tach_command' -a '(__fish_complete_command)'

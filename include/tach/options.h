@@ -92,6 +92,7 @@ struct options {
 	size_t		  nwatch_names;
 	bool		  wait_for;	/* --wait-for: new ones too, until ^C */
 	bool		  once;		/* --once: one look, then exit */
+	bool		  pipeline;	/* --pipeline: -d PID's whole pipeline */
 	int		  watch_open;	/* --reading 'r', --writing 'w', or 0 */
 	long		  remote_pid;	/* -R: the copy to change, or 0 */
 	long		  query_pid;	/* -Q: the copy to show, or 0 */

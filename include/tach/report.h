@@ -66,6 +66,25 @@ struct report_line {
 	uint64_t		 on_device;	/* bytes it has written */
 };
 
+/* -d --pipeline: one stage's JSON object. */
+struct report_stage {
+	size_t			 stage;		/* 0: the first, upstream */
+	long			 pid;
+	const char		*command;
+	double			 elapsed;
+	uint64_t		 bytes_in, bytes_out;
+	double			 rate_in, rate_out;
+	bool			 known;		/* the shares, once a window */
+	double			 working;	/* shares of the window */
+	double			 waiting_in, waiting_out, waiting_disk;
+	bool			 bottleneck;
+	uint64_t		 done, size;	/* the pipeline's; size 0:
+						   not known */
+	double			 eta;		/* or < 0 */
+	bool			 final;
+	const char		*result;	/* the closing object's */
+};
+
 struct reporter {
 	bool			 active;	/* drawing the bar */
 	bool			 tty;		/* the display is a terminal */
@@ -145,6 +164,8 @@ double	report_suspend(struct reporter *r);
 void	report_numeric(const struct reporter *r, const struct report_line *l);
 /* --format json: one object a line on stderr. */
 void	report_json(const struct report_line *l);
+/* A --pipeline stage's JSON object, a line on stderr. */
+void	report_stage_json(const struct report_stage *s);
 /*
  * --log: the columns' names, then a row a line of l's numbers (a column
  * that does not apply left empty); false when f took neither.

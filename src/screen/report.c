@@ -533,6 +533,53 @@ report_json(const struct report_line *l)
 	fputs("}\n", stderr);
 }
 
+/* A share, or null before the window has enough looks. */
+static void
+json_share(const char *name, bool known, double v)
+{
+	if (known)
+		fprintf(stderr, ",\"%s\":%.3f", name, v);
+	else
+		fprintf(stderr, ",\"%s\":null", name);
+}
+
+void
+report_stage_json(const struct report_stage *s)
+{
+	fprintf(stderr, "{\"stage\":%zu,\"pid\":%ld,\"command\":", s->stage,
+	    s->pid);
+	text_json(stderr, s->command);
+	fprintf(stderr, ",\"elapsed\":%.3f,\"bytes_in\":%llu,"
+	    "\"bytes_out\":%llu,\"rate_in\":%.1f,\"rate_out\":%.1f",
+	    s->elapsed, (unsigned long long)s->bytes_in,
+	    (unsigned long long)s->bytes_out, s->rate_in, s->rate_out);
+	if (s->bytes_in > 0)
+		fprintf(stderr, ",\"ratio\":%.4f",
+		    (double)s->bytes_out / (double)s->bytes_in);
+	else
+		fputs(",\"ratio\":null", stderr);
+	json_share("working", s->known, s->working);
+	json_share("waiting_in", s->known, s->waiting_in);
+	json_share("waiting_out", s->known, s->waiting_out);
+	json_share("waiting_disk", s->known, s->waiting_disk);
+	fprintf(stderr, ",\"bottleneck\":%s", s->bottleneck ? "true" :
+	    s->known ? "false" : "null");
+	if (s->size > 0)
+		fprintf(stderr, ",\"size\":%llu,\"percent\":%.2f",
+		    (unsigned long long)s->size, s->done >= s->size ? 100.0 :
+		    (double)s->done * 100 / (double)s->size);
+	else
+		fputs(",\"size\":null,\"percent\":null", stderr);
+	if (s->eta >= 0 && !s->final)
+		fprintf(stderr, ",\"eta\":%.1f", ceil(s->eta * 10) / 10);
+	else
+		fputs(",\"eta\":null", stderr);
+	fprintf(stderr, ",\"final\":%s", s->final ? "true" : "false");
+	if (s->final && s->result != NULL)
+		fprintf(stderr, ",\"result\":\"%s\"", s->result);
+	fputs("}\n", stderr);
+}
+
 /*
  * text to the log whole: a write a signal cut short (the redraw timer's,
  * while a FIFO's reader is slow) goes on, as stdio's would not.

@@ -24,6 +24,7 @@
 #include "tach/compat.h"
 #include "tach/line.h"
 #include "tach/meter.h"
+#include "tach/pipeline.h"
 #include "tach/procfd.h"
 #include "tach/render.h"
 #include "tach/report.h"
@@ -1495,6 +1496,8 @@ watch_run(const struct options *opts)
 	double now, drawn;
 	int bits = SIGNAL_TICK;
 
+	if (opts->pipeline)
+		return pipeline_run(opts);
 	memset(&ws, 0, sizeof(ws));
 	memset(&out, 0, sizeof(out));
 	ws.opts = opts;

@@ -24,6 +24,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t started = 0, pos;
 	int flags;
 	pid_t parent;
+	char state;
 
 	if (text == NULL)
 		return 0;
@@ -46,6 +47,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (procparse_parent(text, &parent) && parent < 0)
 		abort();
+	if (procparse_cpu(text, &state, &started) && strrchr(text, ')') == NULL)
+		abort();
+	(void)procparse_wchan(text);
 	/* environ's text: NUL-ended strings; the value lies within it */
 	if ((p = procparse_env(text, size + 1, "PWD")) != NULL &&
 	    (p < text + 4 || p > text + size || memcmp(p - 4, "PWD=", 4) != 0))

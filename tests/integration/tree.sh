@@ -46,11 +46,12 @@ check "functions found to measure" [ "$(find src -name '*.c' -exec grep -c '^{' 
 check "no function over 60 lines: $(tr '\n' ' ' <"$WORK/long")" \
     [ ! -s "$WORK/long" ]
 
-# each system's twins: compat/'s files and watch/'s procfd_*.c, one built;
-# and engine/digest*.c, one built as libcrypto is there or not
+# each system's twins: compat/'s files, watch/'s procfd_*.c and
+# procpipe_*.c, one built; and engine/digest*.c, one built as libcrypto
+# is there or not
 find src -name '*.c' -exec awk '
     /^[A-Za-z_][A-Za-z0-9_]*\(/ {
-	twin = FILENAME ~ /compat\/|procfd_|engine\/digest/
+	twin = FILENAME ~ /compat\/|procfd_|procpipe_|engine\/digest/
 	print substr($0, 1, index($0, "(") - 1), FILENAME, twin
     }' {} + | sort | awk '
     $1 == last && !(twin && $3) { print $1 " (" file ", " $2 ")" }

@@ -172,6 +172,47 @@ environment(void **state)
 	assert_null(procparse_env("A=1\0PWD", 8, "PWD"));
 }
 
+static void
+cpu(void **state)
+{
+	uint64_t ticks = 0, wchar = 0;
+	char st = 0;
+
+	(void)state;
+	/* utime 5 and stime 3, fields 14 and 15 */
+	assert_true(procparse_cpu("1234 (x z) R 1 1234 1234 0 -1 4194304 90 "
+	    "0 0 0 5 3 0 0 20 0 1 0 88 0 0\n", &st, &ticks));
+	assert_int_equal(st, 'R');
+	assert_int_equal(ticks, 8);
+	assert_true(procparse_cpu("9 (a) S 1 9 9 0 -1 0 0 0 0 0 7 1", &st,
+	    &ticks));
+	assert_int_equal(ticks, 8);
+	assert_false(procparse_cpu("9 (a) S 1 9 9 0 -1 0 0 0 0 0 7", &st,
+	    &ticks));
+	assert_false(procparse_cpu("9 (a) S 1 9 9 0 -1 0 0 0 0 0 x 1", &st,
+	    &ticks));
+	assert_false(procparse_cpu("9 a S 1", &st, &ticks));
+	assert_true(procparse_io_written("rchar: 10\nwchar: 42\n", &wchar));
+	assert_int_equal(wchar, 42);
+	assert_false(procparse_io_written("rchar: 10\n", &wchar));
+}
+
+static void
+waits(void **state)
+{
+	(void)state;
+	assert_int_equal(procparse_wchan("anon_pipe_read"), PROCPARSE_PIPE_IN);
+	assert_int_equal(procparse_wchan("pipe_read"), PROCPARSE_PIPE_IN);
+	assert_int_equal(procparse_wchan("pipe_wait_readable"),
+	    PROCPARSE_PIPE_IN);
+	assert_int_equal(procparse_wchan("anon_pipe_write"),
+	    PROCPARSE_PIPE_OUT);
+	assert_int_equal(procparse_wchan("pipe_wait_writable"),
+	    PROCPARSE_PIPE_OUT);
+	assert_int_equal(procparse_wchan("do_wait"), PROCPARSE_ELSEWHERE);
+	assert_int_equal(procparse_wchan("0"), PROCPARSE_ELSEWHERE);
+}
+
 int
 main(void)
 {
@@ -183,6 +224,8 @@ main(void)
 		cmocka_unit_test(sources),
 		cmocka_unit_test(parent),
 		cmocka_unit_test(environment),
+		cmocka_unit_test(cpu),
+		cmocka_unit_test(waits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

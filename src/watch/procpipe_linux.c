@@ -1,0 +1,218 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026, the tach developers
+ *
+ * procpipe on Linux: /proc/PID/fd names a pipe "pipe:[INODE]" and
+ * fdinfo's flags tell its end; /proc/PID/task/TID/stat and wchan tell
+ * each thread's state and where it sleeps; /proc/PID/io the bytes.
+ */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tach/procparse.h"
+#include "tach/procpipe.h"
+
+/* A small /proc file's text, NUL-ended, in one read: 0, or an errno. */
+static int
+text_of(const char *path, char *buf, size_t len)
+{
+	ssize_t got;
+	int fd, error;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return errno == ENOENT ? ESRCH : errno;
+	got = read(fd, buf, len - 1);
+	error = errno;
+	close(fd);
+	if (got == -1)
+		return error == ENOENT ? ESRCH : error;
+	buf[got] = '\0';
+	return 0;
+}
+
+static int
+by_pipe(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* pid's pipes among pipes (all of them when npipes is 0), added to *ends. */
+static int
+pipes_of(pid_t pid, const uint64_t *pipes, size_t npipes,
+    struct procpipe_end **ends, size_t *n, size_t *room)
+{
+	char path[96], link[64], info[512];
+	struct procpipe_end *more;
+	struct dirent *e;
+	unsigned long long ino;
+	uint64_t pos;
+	ssize_t len;
+	DIR *dir;
+	int flags, fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	if ((dir = opendir(path)) == NULL)
+		return errno == ENOENT ? ESRCH : errno;
+	while ((e = readdir(dir)) != NULL) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		fd = atoi(e->d_name);
+		snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)pid, fd);
+		if ((len = readlink(path, link, sizeof(link) - 1)) <= 0)
+			continue;
+		link[len] = '\0';
+		if (sscanf(link, "pipe:[%llu]", &ino) != 1)
+			continue;
+		if (npipes > 0 && bsearch(&(uint64_t){ ino }, pipes, npipes,
+		    sizeof(*pipes), by_pipe) == NULL)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", (int)pid,
+		    fd);
+		if (text_of(path, info, sizeof(info)) != 0 ||
+		    !procparse_fdinfo(info, &pos, &flags))
+			continue;
+		if (*n == *room) {
+			*room = *room ? *room * 2 : 16;
+			if ((more = reallocarray(*ends, *room,
+			    sizeof(*more))) == NULL) {
+				closedir(dir);
+				return ENOMEM;
+			}
+			*ends = more;
+		}
+		(*ends)[(*n)++] = (struct procpipe_end){ pid, fd, ino,
+		    (flags & O_ACCMODE) == O_WRONLY };
+	}
+	closedir(dir);
+	return 0;
+}
+
+int
+procpipe_ends(pid_t pid, const uint64_t *pipes, size_t npipes,
+    struct procpipe_end **ends, size_t *n)
+{
+	char path[64];
+	struct dirent *e;
+	struct stat sb;
+	size_t room = 0;
+	DIR *dir;
+	long num;
+	char *end;
+	int error = 0;
+
+	*ends = NULL;
+	*n = 0;
+	if (npipes == 0)
+		return pipes_of(pid, NULL, 0, ends, n, &room);
+	if ((dir = opendir("/proc")) == NULL)
+		return errno;
+	while (error != ENOMEM && (e = readdir(dir)) != NULL) {
+		num = strtol(e->d_name, &end, 10);
+		if (num <= 0 || *end != '\0' || num == (long)getpid())
+			continue;
+		/* another user's processes are never followed */
+		snprintf(path, sizeof(path), "/proc/%ld", num);
+		if (stat(path, &sb) != 0 || sb.st_uid != getuid())
+			continue;
+		error = pipes_of((pid_t)num, pipes, npipes, ends, n, &room);
+	}
+	closedir(dir);
+	if (error == ENOMEM) {
+		free(*ends);
+		*ends = NULL;
+		*n = 0;
+		return ENOMEM;
+	}
+	return 0;
+}
+
+/* One thread's state and wait, counted into look. */
+static void
+thread_look(pid_t pid, const char *tid, struct procpipe_look *look)
+{
+	char path[320], text[1024], wchan[64];
+	uint64_t ticks;
+	char state;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid, tid);
+	if (text_of(path, text, sizeof(text)) != 0 ||
+	    !procparse_cpu(text, &state, &ticks))
+		return;
+	look->threads++;
+	if (state == 'R')
+		look->running++;
+	else if (state == 'D')
+		look->disk++;
+	else if (state == 'S') {
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/wchan",
+		    (int)pid, tid);
+		if (text_of(path, wchan, sizeof(wchan)) != 0)
+			return;
+		switch (procparse_wchan(wchan)) {
+		case PROCPARSE_PIPE_IN:
+			look->pipe_in++;
+			break;
+		case PROCPARSE_PIPE_OUT:
+			look->pipe_out++;
+			break;
+		case PROCPARSE_ELSEWHERE:
+			break;
+		}
+	}
+}
+
+int
+procpipe_look(pid_t pid, struct procpipe_look *look)
+{
+	char path[64], text[1024];
+	const char *open, *close;
+	struct dirent *e;
+	DIR *dir;
+	char state;
+	int error;
+
+	memset(look, 0, sizeof(*look));
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((error = text_of(path, text, sizeof(text))) != 0)
+		return error;
+	if (!procparse_cpu(text, &state, &look->cpu) || state == 'Z' ||
+	    state == 'X')
+		return ESRCH;
+	open = strchr(text, '(');
+	close = strrchr(text, ')');
+	if (open != NULL && close > open)
+		snprintf(look->command, sizeof(look->command), "%.*s",
+		    (int)(close - open - 1), open + 1);
+	snprintf(path, sizeof(path), "/proc/%d/io", (int)pid);
+	if ((error = text_of(path, text, sizeof(text))) != 0)
+		return error;
+	if (!procparse_io(text, &look->read) ||
+	    !procparse_io_written(text, &look->written))
+		return EINVAL;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if ((dir = opendir(path)) == NULL)
+		return errno == ENOENT ? ESRCH : errno;
+	while ((e = readdir(dir)) != NULL)
+		if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
+			thread_look(pid, e->d_name, look);
+	closedir(dir);
+	return look->threads > 0 ? 0 : ESRCH;
+}
+
+long
+procpipe_ticks(void)
+{
+	long t = sysconf(_SC_CLK_TCK);
+
+	return t > 0 ? t : 100;
+}

@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# covers: -d PID --pipeline: the stages joined to PID by pipes, upstream
+# first, in JSON and on a line each; their bytes, their shares of time,
+# the one that holds the others back named (xz's CPU, a producer and a
+# reader held to a rate, tach itself among the stages), the first
+# stage's file giving every stage its percentage; --once; each stage's
+# last object as it ends; what is refused.
+. "$(dirname "$0")/lib.sh"
+[ "$(uname)" = Linux ] || skip "--pipeline reads /proc (Linux)"
+need xz gzip
+
+random "$WORK/big" 30000000
+
+# stages SH: the PIDs of the pipeline sh runs, in its order (its children)
+stages() {
+	# shellcheck disable=SC2046
+	set -- $(cat "/proc/$1/task/$1/children" 2>/dev/null)
+	echo "$*"
+}
+three() { [ "$(stages "$1" | wc -w)" -eq 3 ]; }
+# known FILE N: N looks (per stage 0) with the bottleneck known
+known() { [ "$(grep -c '^{"stage":0,.*"bottleneck":[tf]' "$1")" -ge "$2" ]; }
+# named FILE STAGE: how many of the first 10 known looks name STAGE
+named() {
+	grep '"bottleneck":true' "$1" | head -n 10 |
+	    grep -c "^{\"stage\":$2,"
+}
+
+# run NAME SLOW PIPELINE: the pipeline run by sh, watched from its middle
+# stage; the bottleneck named STAGE SLOW in at least 9 of 10 looks
+run() {
+	name=$1 slow=$2
+	sh -c "$3" &
+	runner=$!
+	wait_until 60 three "$runner"
+	set -- $(stages "$runner")
+	first=$1 middle=$2 last=$3
+	: >"$WORK/json"
+	"$TACH" -d "$middle" --pipeline --format json -i 0.2 2>"$WORK/json" &
+	watcher=$!
+	check "$name: ten looks with the bottleneck known" \
+	    wait_until 120 known "$WORK/json" 10
+	check "$name: the stages in order, upstream first" sh -c \
+	    'grep -q "^{\"stage\":0,\"pid\":$2," "$1" &&
+	     grep -q "^{\"stage\":1,\"pid\":$3," "$1" &&
+	     grep -q "^{\"stage\":2,\"pid\":$4," "$1"' \
+	    sh "$WORK/json" "$first" "$middle" "$last"
+	n=$(named "$WORK/json" "$slow")
+	check "$name: stage $slow named the bottleneck in $n of 10 looks" \
+	    [ "$n" -ge 9 ]
+	check "$name: one bottleneck a look" sh -c \
+	    '[ "$(grep -c "\"bottleneck\":true" "$1")" -eq \
+	       "$(grep -c "^{\"stage\":0,.*\"bottleneck\":[tf]" "$1")" ]' \
+	    sh "$WORK/json"
+	kill "$first" "$middle" "$last" 2>/dev/null
+	wait "$runner" 2>/dev/null
+	wait "$watcher"
+	check "$name: the watch ends with the stages, 0 ($?)" [ $? -eq 0 ]
+	for stage in 0 1 2; do
+		check "$name: stage $stage's last object says it exited" \
+		    grep -q "^{\"stage\":$stage,.*\"final\":true,\"result\":\"exited\"}" \
+		    "$WORK/json"
+	done
+}
+
+run "xz at work" 1 "cat '$WORK/big' | xz -6 -T1 | cat >/dev/null"
+check "the first stage's file: every stage's percentage" grep -q \
+    '^{"stage":2,.*"size":30000000,"percent":[0-9.]*,' "$WORK/json"
+check "…its bytes in and out, and their ratio" grep -q \
+    '^{"stage":1,.*"bytes_in":[1-9][0-9]*,"bytes_out":[1-9][0-9]*,.*"ratio":[0-9.]*,"working":[0-9.]*' \
+    "$WORK/json"
+run "a producer held to 4 MB/s (tach itself)" 0 \
+    "'$TACH' -q -L 4m <'$WORK/big' | gzip -1 | cat >/dev/null"
+run "a reader held to 4 MB/s" 2 \
+    "cat '$WORK/big' | gzip -1 | '$TACH' -q -L 4m >/dev/null"
+
+# --once: one look at the stages, their bytes; shares need a window
+sh -c "cat '$WORK/big' | xz -6 -T1 | cat >/dev/null" &
+runner=$!
+wait_until 60 three "$runner"
+set -- $(stages "$runner")
+"$TACH" -d "$2" --pipeline --once --format json 2>"$WORK/json"
+check "--once: exit 0 ($?)" [ $? -eq 0 ]
+check "--once: a line a stage" [ "$(grep -c '^{"stage":[012],' "$WORK/json")" -eq 3 ]
+check "--once: no bottleneck from one look" grep -q \
+    '^{"stage":1,.*"working":null,.*"bottleneck":null' "$WORK/json"
+"$TACH" -d "$2" --pipeline --once --force -w 200 2>"$WORK/tty"
+check "--once on a line: each stage named, with its PID" sh -c \
+    'grep -q "0 cat $2 " "$1" && grep -q "1 xz $3 " "$1" && grep -q "2 cat $4 " "$1"' \
+    sh "$WORK/tty" "$1" "$2" "$3"
+kill "$1" "$2" "$3" 2>/dev/null
+wait "$runner" 2>/dev/null
+
+# What is refused.
+refused() {
+	"$TACH" "$@" 2>"$WORK/err" </dev/null
+	[ $? -eq 1 ] && grep -q -e "$EXPECT" "$WORK/err"
+}
+EXPECT="follows the pipes of one process: -d PID"
+check "--pipeline without -d PID" refused -d cp --pipeline
+check "--pipeline with two -d" refused -d 1 -d 2 --pipeline
+check "--pipeline with -d PID:FD" refused -d "$$:1" --pipeline
+EXPECT="--pipeline goes with -d"
+check "--pipeline alone" refused --pipeline
+EXPECT="not with --wait-for"
+check "--pipeline --wait-for" refused -d 1 --pipeline --wait-for
+EXPECT="no such process"
+check "--pipeline on a process gone" refused -d 999999999 --pipeline
+
+done_testing
