@@ -8,6 +8,10 @@
 #ifndef TACH_PIPELINE_H
 #define TACH_PIPELINE_H
 
+#include <sys/types.h>
+
+#include <stdint.h>
+
 #include "tach/options.h"
 
 /*
@@ -16,5 +20,17 @@
  * does not tell how pipes join processes.
  */
 int	pipeline_run(const struct options *opts);
+/*
+ * The first process of the pipes that feed pid's standard input (each
+ * stage's writer on its standard output), or 0 where it is no pipe.
+ */
+pid_t	pipeline_head(pid_t pid);
+/*
+ * The file pid reads (open to read only, with a size, the furthest in):
+ * its offset, size and path (free it).  0, ENOENT where it reads none,
+ * or procfd_list's errno.
+ */
+int	pipeline_source(pid_t pid, uint64_t *offset, uint64_t *size,
+	    char **path);
 
 #endif

@@ -58,6 +58,8 @@ struct report_line {
 	const struct report_hash *hashes;	/* --hash, final only */
 	size_t			 nhashes;
 	const char		*side;		/* -M: "in" or "out", or NULL */
+	long			 fed_by;	/* -d: fd 0 a pipe from this
+						   process's file, or 0 */
 	bool			 whole;		/* -d: a tree's whole copy */
 	uint64_t		 files;		/* its files done, */
 	bool			 files_known;	/* if watched from its start, */

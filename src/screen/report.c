@@ -432,6 +432,8 @@ json_extras(const struct report_line *l)
 {
 	if (l->side != NULL)
 		fprintf(stderr, "\"side\":\"%s\",", l->side);
+	if (l->fed_by != 0)
+		fprintf(stderr, "\"fed_by\":%ld,", l->fed_by);
 	if (l->whole && l->files_known)
 		fprintf(stderr, "\"whole\":true,\"files\":%llu,",
 		    (unsigned long long)l->files);

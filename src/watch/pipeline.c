@@ -12,6 +12,7 @@
  * PIPE_FOLLOW seconds and when a stage ends.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -342,33 +343,65 @@ shares(const struct stage *s, struct pipegraph_time *t, double *disk)
 	return true;
 }
 
+int
+pipeline_source(pid_t pid, uint64_t *offset, uint64_t *size, char **path)
+{
+	struct procfd_file *files;
+	size_t n, best = SIZE_MAX;
+	int error;
+
+	*path = NULL;
+	if ((error = procfd_list(pid, -1, NULL, &files, &n)) != 0)
+		return error;
+	/* the file it reads: open to read only, the furthest into it */
+	for (size_t i = 0; i < n; i++)
+		if (!files[i].writable && files[i].size > 0 &&
+		    files[i].offset <= files[i].size && (best == SIZE_MAX ||
+		    files[i].offset > files[best].offset))
+			best = i;
+	if (best != SIZE_MAX) {
+		*offset = files[best].offset;
+		*size = files[best].size;
+		*path = files[best].path;
+		files[best].path = NULL;
+	}
+	procfd_free(files, n);
+	return best == SIZE_MAX ? ENOENT : 0;
+}
+
+pid_t
+pipeline_head(pid_t pid)
+{
+	struct pipeline_links links = { NULL, 0 };
+	size_t n = 0;
+	pid_t *pids = NULL, head = 0;
+
+	add_pid(&pids, &n, pid);
+	if (follow(pid, true, &pids, &n, &links) == 0 && n > 1) {
+		order_stages(pids, n, &links);
+		head = pids[0];
+	}
+	free(pids);
+	free(links.links);
+	return head;
+}
+
 /* The first stage's file, read from: the pipeline's done and size. */
 static void
 source_file(struct pipeline *pl, double now)
 {
-	struct procfd_file *files;
-	const struct stage *first = NULL;
-	size_t n;
+	uint64_t offset, size;
+	char *path;
 
-	for (size_t i = 0; i < pl->n && first == NULL; i++)
-		if (!pl->stages[i].ended)
-			first = &pl->stages[i];
-	if (first == NULL || first != &pl->stages[0] ||
-	    procfd_list(first->pid, -1, NULL, &files, &n) != 0)
+	if (pl->n == 0 || pl->stages[0].ended ||
+	    pipeline_source(pl->stages[0].pid, &offset, &size, &path) != 0)
 		return;
-	for (size_t i = 0; i < n; i++)
-		if (!files[i].writable && files[i].size > 0 &&
-		    files[i].offset <= files[i].size &&
-		    (pl->size == 0 || files[i].offset >= pl->done)) {
-			if (pl->size == 0)
-				meter_init(&pl->progress,
-				    pl->opts->average_window);
-			pl->done = files[i].offset;
-			pl->size = files[i].size;
-		}
-	procfd_free(files, n);
-	if (pl->size > 0)
-		meter_update(&pl->progress, now - pl->origin, pl->done);
+	free(path);
+	if (pl->size != size)
+		meter_init(&pl->progress, pl->opts->average_window);
+	pl->done = offset;
+	pl->size = size;
+	meter_update(&pl->progress, now - pl->origin, pl->done);
 }
 
 /* Every stage's shares, and the one that holds the others back. */

@@ -100,6 +100,18 @@ struct proc {
 	struct meter		 whole_meter;
 	double			 whole_rate_max;
 	char			*whole_label;	/* its line's, as last drawn */
+	/*
+	 * Fed by a pipe and reading no file: the file the pipeline's first
+	 * process reads, its line the process's progress (cat f | xz)
+	 */
+	pid_t			 feed_head;	/* that process, or 0 */
+	double			 feed_at;	/* when last looked for */
+	char			*feed_path;	/* its file, or NULL: no line */
+	uint64_t		 feed_done, feed_size;
+	double			 feed_since;
+	struct meter		 feed_meter;
+	double			 feed_rate_max;
+	char			*feed_label;
 };
 
 struct watch {
@@ -350,6 +362,85 @@ sample_whole(struct proc *p, double now)
 	meter_update(&p->whole_meter, now - p->whole_since, p->whole->done);
 }
 
+/* Looks again for the pipeline that feeds a process, every FEED_LOOK s. */
+#define FEED_LOOK	2.0
+
+static void
+free_feed(struct proc *p)
+{
+	free(p->feed_path);
+	free(p->feed_label);
+	p->feed_path = p->feed_label = NULL;
+}
+
+/*
+ * A process reading no file, fed by a pipe: where the pipeline's first
+ * process is in the file it reads is how far this one has got.
+ */
+static void
+sample_feed(const struct watch *ws, struct proc *p, double now)
+{
+	uint64_t done, size;
+	char *path;
+
+	for (size_t j = 0; j < p->n; j++)
+		if (!p->files[j].file.writable || p->fd >= 0) {
+			free_feed(p);
+			return;
+		}
+	if (p->feed_head == 0 && now - p->feed_at < FEED_LOOK)
+		return;
+	if (p->feed_head == 0) {
+		p->feed_at = now;
+		if ((p->feed_head = pipeline_head(p->pid)) == 0)
+			return;
+	}
+	if (pipeline_source(p->feed_head, &done, &size, &path) != 0) {
+		p->feed_head = 0;	/* it ended, or reads another way */
+		return;
+	}
+	if (p->feed_path == NULL || strcmp(path, p->feed_path) != 0) {
+		free_feed(p);
+		p->feed_since = now;
+		meter_init(&p->feed_meter, ws->opts->average_window);
+		p->feed_rate_max = 0;
+	}
+	free(p->feed_path);
+	p->feed_path = path;
+	p->feed_done = done;
+	p->feed_size = size;
+	meter_update(&p->feed_meter, now - p->feed_since, done);
+}
+
+/* Its line: "xz 4243: stdin from 4242: /data/big", the file's progress. */
+static void
+feed_state(const struct watch *ws, struct proc *p, double now, bool final,
+    struct render_state *s)
+{
+	char text[PATH_MAX + 160];
+	struct line_source src = { .meter = &p->feed_meter,
+	    .progress = &p->feed_meter, .eta_size = p->feed_size,
+	    .count = p->feed_done, .done = p->feed_done,
+	    .size = p->feed_size, .unit = ws->opts->byte_unit,
+	    .window = ws->opts->average_window,
+	    .elapsed = now - p->feed_since, .gauge = ws->opts->gauge,
+	    .final = final, .phase = ws->phase, .name = ws->opts->name };
+
+	if (named(p) != NULL)
+		snprintf(text, sizeof(text), "%s %d: stdin from %d: %s",
+		    named(p), (int)p->pid, (int)p->feed_head, p->feed_path);
+	else
+		snprintf(text, sizeof(text), "stdin from %d: %s",
+		    (int)p->feed_head, p->feed_path);
+	free(p->feed_label);
+	p->feed_label = report_label(ws->opts->name, text, ws->opts->prefix);
+	src.prefix = p->feed_label;
+	line_state(&src, &p->feed_rate_max, s);
+	s->one_look = ws->opts->once;
+	s->whose_file = true;
+	s->wall = ws->wall;
+}
+
 /* "fd N (path)", and the process by name: which file a message is about. */
 static const char *
 file_whose(const struct proc *p, const struct watched *w, char *buf, size_t len)
@@ -389,7 +480,8 @@ all_files(const struct watch *ws)
 	size_t total = 0;
 
 	for (size_t i = 0; i < ws->nprocs; i++)
-		total += ws->procs[i].n + (ws->procs[i].whole != NULL);
+		total += ws->procs[i].n + (ws->procs[i].whole != NULL) +
+		    (ws->procs[i].feed_path != NULL);
 	return total;
 }
 
@@ -432,6 +524,9 @@ draw(struct watch *ws, double now, bool final)
 	for (size_t i = 0; i < ws->nprocs && k < rows; i++) {
 		if (ws->procs[i].whole != NULL)
 			whole_state(ws, &ws->procs[i], now, final,
+			    &ws->lines[k++]);
+		if (ws->procs[i].feed_path != NULL && k < rows)
+			feed_state(ws, &ws->procs[i], now, final,
 			    &ws->lines[k++]);
 		for (size_t j = 0; j < ws->procs[i].n && k < rows; j++)
 			file_state(ws, &ws->procs[i].files[j], now, final,
@@ -500,6 +595,33 @@ emit_whole(struct watch *ws, struct proc *p, double now, enum end end)
 	    p->whole->tree.files;
 	l.files_known = p->whole->files_known && !ws->opts->once;
 	l.files_total = p->whole->tree.files;
+	if (ws->opts->numeric)
+		report_numeric(ws->out, &l);
+	if (ws->opts->json)
+		report_json(&l);
+}
+
+/* The feed's -n and JSON output: its file's, fd 0 the pipe's end. */
+static void
+emit_feed(struct watch *ws, struct proc *p, double now, enum end end)
+{
+	struct report_line l;
+
+	if (p->feed_path == NULL || now - ws->origin < ws->opts->delay)
+		return;
+	memset(&l, 0, sizeof(l));
+	feed_state(ws, p, now, end != END_NONE, &l.state);
+	l.bytes = l.state.count;
+	l.size_known = true;
+	l.result = ends[end];
+	l.pid = (long)p->pid;
+	l.command = p->name;
+	l.fd = 0;
+	l.path = p->feed_path;
+	l.fed_by = (long)p->feed_head;
+	l.numeric_fd = true;
+	l.numeric_pid = ws->names != NULL || ws->several;
+	l.sample_age = -1;
 	if (ws->opts->numeric)
 		report_numeric(ws->out, &l);
 	if (ws->opts->json)
@@ -950,6 +1072,7 @@ sample_proc(struct watch *ws, struct proc *p, double now)
 	if (p->fd < 0)
 		find_whole(ws, p, now);
 	sample_whole(p, now);
+	sample_feed(ws, p, now);
 	for (size_t j = 0; j < p->n; j++)
 		if (p->files[j].samples > 1 && p->files[j].seen_at == now)
 			measure(ws, &p->files[j], now);
@@ -996,12 +1119,14 @@ drop(struct watch *ws, size_t i, double now, enum end end)
 	struct proc *p = &ws->procs[i];
 
 	emit_whole(ws, p, now, end);
+	emit_feed(ws, p, now, end);
 	/* each in its order, none moved: a process with many files ends
 	   at once */
 	for (size_t j = 0; j < p->n; j++)
 		file_end(ws, p, &p->files[j], now, end);
 	p->n = 0;
 	free_whole(p);
+	free_feed(p);
 	free(p->files);
 	if (p->hold >= 0)
 		close(p->hold);
@@ -1227,6 +1352,7 @@ frame(struct watch *ws, double now)
 		struct proc *p = &ws->procs[i];
 
 		emit_whole(ws, p, now, END_NONE);
+		emit_feed(ws, p, now, END_NONE);
 		for (size_t j = 0; j < p->n; j++)
 			emit_file(ws, p, &p->files[j], now, END_NONE);
 	}
@@ -1244,7 +1370,8 @@ frame(struct watch *ws, double now)
 		struct proc *p = &ws->procs[i];
 
 		if (p->n == 0 && !p->told_none && ws->out->active &&
-		    p->name == NULL && p->whole == NULL)
+		    p->name == NULL && p->whole == NULL &&
+		    p->feed_path == NULL)
 			report_warnx("process %d has no regular file or "
 			    "disk open: waiting for one", (int)p->pid);
 		p->told_none = p->n == 0;
@@ -1304,11 +1431,14 @@ leave_lines(struct watch *ws, struct proc *p, double now)
 {
 	size_t k = 0;
 
-	if (p->n + (p->whole != NULL) == 0 || !ws->out->active ||
+	if (p->n + (p->whole != NULL) + (p->feed_path != NULL) == 0 ||
+	    !ws->out->active ||
 	    now - ws->origin < ws->opts->delay)
 		return;
 	if (p->whole != NULL)
 		whole_state(ws, p, now, true, &ws->lines[k++]);
+	if (p->feed_path != NULL)
+		feed_state(ws, p, now, true, &ws->lines[k++]);
 	for (size_t j = 0; j < p->n; j++) {
 		file_last(p, &p->files[j], now, (enum end)p->ended);
 		file_state(ws, &p->files[j], now, true, &ws->lines[k++]);
@@ -1464,6 +1594,7 @@ look_once(struct watch *ws)
 		    "is open in the processes watched");
 	for (size_t i = 0; i < ws->nprocs; i++) {
 		emit_whole(ws, &ws->procs[i], now, END_NONE);
+		emit_feed(ws, &ws->procs[i], now, END_NONE);
 		for (size_t j = 0; j < ws->procs[i].n; j++)
 			emit_file(ws, &ws->procs[i], &ws->procs[i].files[j],
 			    now, END_NONE);
@@ -1478,6 +1609,7 @@ look_once(struct watch *ws)
 		for (size_t j = 0; j < p->n; j++)
 			forget_file(&p->files[j]);
 		free_whole(p);
+		free_feed(p);
 		free(p->files);
 		if (p->hold >= 0)
 			close(p->hold);

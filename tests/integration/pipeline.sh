@@ -91,6 +91,26 @@ check "--once on a line: each stage named, with its PID" sh -c \
 kill "$1" "$2" "$3" 2>/dev/null
 wait "$runner" 2>/dev/null
 
+# -d on a command fed by a pipe and reading no file (cat f | xz): its
+# line is the file the pipeline's first process reads, fd 0 its pipe.
+sh -c "cat '$WORK/big' | xz -6 -T1 >/dev/null" &
+runner=$!
+two() { [ "$(stages "$1" | wc -w)" -eq 2 ]; }
+wait_until 60 two "$runner"
+set -- $(stages "$runner")
+moved() {
+	"$TACH" -d "$2" --once --format json 2>"$WORK/json"
+	grep -q "^{\"pid\":$2,\"fd\":0,\"path\":\"$WORK/big\",\"fed_by\":$1,.*\"bytes\":[1-9][0-9]*,.*\"size\":30000000,\"percent\":[0-9.]*," \
+	    "$WORK/json"
+}
+check "a pipe-fed command: the pipeline's file, its size and percentage" \
+    wait_until 60 moved "$1" "$2"
+"$TACH" -d "$2" --once --force -w 200 2>"$WORK/tty"
+check "…on its line, whose stdin it is" grep -q \
+    "stdin from $1: $WORK/big .*%" "$WORK/tty"
+kill "$1" "$2" 2>/dev/null
+wait "$runner" 2>/dev/null
+
 # What is refused.
 refused() {
 	"$TACH" "$@" 2>"$WORK/err" </dev/null
