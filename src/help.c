@@ -28,8 +28,8 @@ static const char *const usage_lines[] = {
 	"[--write-at=percent] [--read-at=percent] [--read-limit=rate]",
 	"[--buffer-file=path] [--hash=alg[:hex],...]",
 	"[--output-block=size [--pad]] [cmd [args ...]]",
-	"=-d [pid[:fd] | name] [-8egkn] [-D seconds] [-i seconds] [-l @dir]",
-	"[-m seconds] [-N name] [-P pidfile] [-p prefix] [-u style]",
+	"=-d [pid[:fd] | name | path] [-8egkn] [-D seconds] [-i seconds]",
+	"[-l @dir] [-m seconds] [-N name] [-P pidfile] [-p prefix] [-u style]",
 	"[-w width] [--force] [-F format | --format json]",
 	"[--reading | --writing] [--stats] [--wait-for | --once] [--pipeline]",
 	"=-R pid [-F format] [-i seconds] [-k] [-L rate] [--read-limit=rate]",
@@ -131,7 +131,7 @@ static const char help_text[] =
     "      --stall-timeout SEC fail when nothing moved for SEC seconds\n"
     "Watch a copy already running:\n"
     "  -d, --watchfd PID[:FD]  its files, a line each, and all of a tree's copy;\n"
-    "                          -d NAME: every such process; -d: the copy tools\n"
+    "                          -d NAME: each such; -d PATH: its holders; -d alone\n"
     "      --wait-for          keep finding new ones;  --once: look once, exit\n"
     "      --reading           only files read;  --writing: only files written\n"
     "      --pipeline          with -d PID: its pipeline's stages, the slow named\n"

@@ -39,7 +39,7 @@ complete -c tach -n 'not __tach_command' -s A -l last-written -x -d 'in line mod
 complete -c tach -n 'not __tach_command' -s b -l buffer-size -x -d 'transfer buffer size; 4m and up, a buffer'
 complete -c tach -n 'not __tach_command' -s c -l cursor -d 'a line of its own at the bottom, below other output'
 complete -c tach -n 'not __tach_command' -s D -l delay-start -x -d 'draw nothing for the first seconds'
-complete -c tach -n 'not __tach_command' -s d -l watchfd -x -a '(__fish_complete_pids)' -d 'watch the files a running process has open'
+complete -c tach -n 'not __tach_command' -s d -l watchfd -x -a '(__fish_complete_pids)' -d 'watch the files a running process (or a path'"'"'s holders) has open'
 complete -c tach -n 'not __tach_command' -s E -l skip-errors -d 'zeros for unreadable blocks'
 complete -c tach -n 'not __tach_command' -s e -l stderr -d 'draw on stderr in command mode'
 complete -c tach -n 'not __tach_command' -s f -l file -r -F -d 'read this file (again for several)'

@@ -110,6 +110,18 @@ int	procfd_command(pid_t pid, char ***argv, int *argc, char **cwd);
  * Its working directory may have moved since (rsync's sender, tar -C).
  */
 int	procfd_start_dir(pid_t pid, char **dir);
+/* A descriptor of a process, open to a file asked about. */
+struct procfd_held {
+	pid_t		 pid;
+	int		 fd;
+};
+/*
+ * The processes of this user, this one aside, with the file dev/ino open,
+ * each descriptor in *found (free it) and *n: 0, or an errno; ENOSYS
+ * where tach knows no way.
+ */
+int	procfd_holders(uint64_t dev, uint64_t ino, struct procfd_held **found,
+	    size_t *n);
 /* pid's parent, in *parent: 0, or an errno as procfd_command's. */
 int	procfd_parent(pid_t pid, pid_t *parent);
 

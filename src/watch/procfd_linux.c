@@ -442,3 +442,69 @@ procfd_parent(pid_t pid, pid_t *parent)
 		return error;
 	return procparse_parent(buf, parent) ? 0 : ESRCH;
 }
+
+/* pid's descriptors open to dev/ino, added to *found. */
+static int
+held_by(pid_t pid, uint64_t dev, uint64_t ino, struct procfd_held **found,
+    size_t *n, size_t *room)
+{
+	char path[320];
+	struct procfd_held *more;
+	struct dirent *e;
+	struct stat sb;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	if ((dir = opendir(path)) == NULL)
+		return 0;	/* gone, or not to be looked at */
+	while ((e = readdir(dir)) != NULL) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/fd/%s", (int)pid,
+		    e->d_name);
+		/* through the link: the file's own, nothing opened */
+		if (stat(path, &sb) != 0 || (uint64_t)sb.st_dev != dev ||
+		    (uint64_t)sb.st_ino != ino)
+			continue;
+		if (*n == *room) {
+			*room = *room ? *room * 2 : 8;
+			if ((more = reallocarray(*found, *room,
+			    sizeof(*more))) == NULL) {
+				closedir(dir);
+				return ENOMEM;
+			}
+			*found = more;
+		}
+		(*found)[(*n)++] = (struct procfd_held){ pid,
+		    atoi(e->d_name) };
+	}
+	closedir(dir);
+	return 0;
+}
+
+int
+procfd_holders(uint64_t dev, uint64_t ino, struct procfd_held **found,
+    size_t *n)
+{
+	char path[64];
+	struct dirent *e;
+	struct stat sb;
+	size_t room = 0;
+	DIR *dir;
+	long num;
+	int error = 0;
+
+	*found = NULL;
+	*n = 0;
+	if ((dir = opendir("/proc")) == NULL)
+		return errno;
+	while (error == 0 && (e = readdir(dir)) != NULL) {
+		if ((num = entry_number(e)) <= 0 || num == (long)getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld", num);
+		if (stat(path, &sb) == 0 && sb.st_uid == getuid())
+			error = held_by((pid_t)num, dev, ino, found, n, &room);
+	}
+	closedir(dir);
+	return error;
+}

@@ -44,3 +44,14 @@ procfd_parent(pid_t pid, pid_t *parent)
 	*parent = 0;
 	return ENOSYS;
 }
+
+int
+procfd_holders(uint64_t dev, uint64_t ino, struct procfd_held **found,
+    size_t *n)
+{
+	(void)dev;
+	(void)ino;
+	*found = NULL;
+	*n = 0;
+	return ENOSYS;
+}

@@ -11,6 +11,8 @@
  * alone for the usual copy tools) the processes are found by procfd_find,
  * again each second with --wait-for.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -463,7 +465,7 @@ file_stats(struct watch *ws, struct proc *p, struct watched *w, double now)
 	if (w->samples < 2) {
 		report_info("%s: read between samples, at %llu when seen: "
 		    "not measured", file_whose(p, w, who, sizeof(who)),
-		    (unsigned long long)w->position);
+		    (unsigned long long)w->file.offset);
 		return;
 	}
 	snprintf(at, sizeof(at), "at %llu", (unsigned long long)w->position);
@@ -1239,6 +1241,51 @@ add_proc(struct watch *ws, pid_t pid, int fd, const char *name, double now)
 	return error;
 }
 
+/* -d PATH: a name with a slash is a file's, no command's. */
+static bool
+is_path(const char *name)
+{
+	return strchr(name, '/') != NULL;
+}
+
+/*
+ * -d PATH: each descriptor of the user's processes open to the file,
+ * watched as -d PID:FD is.
+ */
+static void
+find_holders(struct watch *ws, double now)
+{
+	struct procfd_held *held;
+	struct stat sb;
+	size_t n;
+	bool known;
+	int error;
+
+	for (size_t k = 0; k < ws->nnames; k++) {
+		if (!is_path(ws->names[k]) || stat(ws->names[k], &sb) != 0)
+			continue;
+		if ((error = procfd_holders((uint64_t)sb.st_dev,
+		    (uint64_t)sb.st_ino, &held, &n)) != 0) {
+			if (error == ENOSYS)
+				report_errx(1, "-d %s: this system does not "
+				    "tell tach who has a file open: give a "
+				    "process id", text_safe(ws->names[k]));
+			report_warnc(error, "-d %s", text_safe(ws->names[k]));
+			continue;
+		}
+		for (size_t i = 0; i < n; i++) {
+			known = false;
+			for (size_t j = 0; j < ws->nprocs && !known; j++)
+				known = ws->procs[j].pid == held[i].pid &&
+				    ws->procs[j].fd == held[i].fd;
+			if (!known)
+				(void)add_proc(ws, held[i].pid, held[i].fd,
+				    NULL, now);
+		}
+		free(held);
+	}
+}
+
 /*
  * By name: the processes of those names not watched yet join.  One that
  * may not be inspected is said once, and left; false if procfd cannot
@@ -1253,6 +1300,7 @@ find_more(struct watch *ws, double now)
 	bool known;
 
 	ws->found = now;
+	find_holders(ws, now);
 	if ((error = procfd_find(ws->names, ws->nnames, &found, &n)) != 0) {
 		if (error == ENOSYS)
 			report_errx(1,
@@ -1389,6 +1437,7 @@ begin(struct watch *ws)
 {
 	const struct options *opts = ws->opts;
 	const struct watch_target *t;
+	struct stat sb;
 	int error;
 
 	ws->several = opts->nwatch_pids + opts->nwatch_names > 1;
@@ -1408,6 +1457,15 @@ begin(struct watch *ws)
 	if (ws->names != NULL && !find_more(ws, ws->origin))
 		exit(1);
 	if (ws->nprocs == 0 && !opts->wait_for) {
+		if (opts->nwatch_names == 1 && opts->watch_names != NULL &&
+		    is_path(opts->watch_names[0]) &&
+		    stat(opts->watch_names[0], &sb) != 0)
+			report_err(1, "-d %s", text_safe(opts->watch_names[0]));
+		if (opts->nwatch_names == 1 && opts->watch_names != NULL &&
+		    is_path(opts->watch_names[0]))
+			report_errx(1, "-d %s: no process of yours has it "
+			    "open (--wait-for waits for one)",
+			    text_safe(opts->watch_names[0]));
 		if (opts->nwatch_names == 1 && opts->watch_names != NULL)
 			report_errx(1,
 			    "-d %s: no process of that name is running "

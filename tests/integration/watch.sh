@@ -452,4 +452,50 @@ wait "$watcher" 2>/dev/null
 exec 3>&-
 wait "$reader"
 
+# -d PATH: the file watched by its path, whoever has it open (the reader,
+# and a second holder); the watch ends when the last closes it;
+# --wait-for waits for one to open it.  A missing path is refused.
+start_reader
+say "open $WORK/a"
+fda=$(answer)
+say "read $fda 1000000"
+sleep 3600 <"$WORK/a" &
+holder=$!
+wait_until 60 test -e "/proc/$holder/fd/0"
+"$TACH" -d "$WORK/a" --once --format json 2>"$WORK/json" 3>&-
+check "-d PATH --once: exit 0 ($?)" [ $? -eq 0 ]
+check "-d PATH: the reader's descriptor, where it is" grep -q \
+    "^{\"pid\":$reader,\"fd\":$fda,\"path\":\"$WORK/a\",.*\"bytes\":1000000," "$WORK/json"
+check "-d PATH: the other holder's too" grep -q \
+    "^{\"pid\":$holder,\"fd\":0,\"path\":\"$WORK/a\"," "$WORK/json"
+kill "$holder"
+wait "$holder" 2>/dev/null
+: >"$WORK/json"
+"$TACH" -d "$WORK/a" --format json -i 0.05 2>"$WORK/json" 3>&- &
+watcher=$!
+wait_until 60 seen "$WORK/json" "$fda" "$WORK/a" 1000000
+say "close $fda"
+wait "$watcher"
+check "-d PATH: the watch ends with its close, 0 ($?)" [ $? -eq 0 ]
+: >"$WORK/json"
+"$TACH" -d "$WORK/b" --wait-for --format json -i 0.05 2>"$WORK/json" 3>&- &
+watcher=$!
+wait_until 60 caught "$watcher" ALRM
+say "open $WORK/b"
+fdb=$(answer)
+check "-d PATH --wait-for: found once opened" \
+    wait_until 60 seen "$WORK/json" "$fdb" "$WORK/b" 0
+kill "$watcher"
+wait "$watcher" 2>/dev/null
+exec 3>&-
+wait "$reader"
+"$TACH" -d "$WORK/missing" --once 2>"$WORK/err"
+check "-d PATH missing: 1, and why" sh -c \
+    '[ $1 -eq 1 ] && grep -qx "tach: -d $2: No such file or directory" "$3"' \
+    sh $? "$WORK/missing" "$WORK/err"
+"$TACH" -d "$WORK/b" --once 2>"$WORK/err"
+check "-d PATH nobody holds: 1, and why" grep -qx \
+    "tach: -d $WORK/b: no process of yours has it open (--wait-for waits for one)" \
+    "$WORK/err"
+
 done_testing
