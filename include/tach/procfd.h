@@ -151,6 +151,19 @@ int			 procfd_take(struct procfd_file **files, size_t *n,
 			    size_t *room, const struct procfd_entry *e, int fd,
 			    bool *found);
 /* A new entry at the list's end. */
+/*
+ * array (of *room items of size bytes, n used) with room for one more:
+ * itself, or grown (the old one freed), or NULL with the old one kept.
+ */
+void			*procfd_room(void *array, size_t n, size_t *room,
+			    size_t size);
+/*
+ * Linux: visit(pid, arg) for each process (own: of this user only), this
+ * one aside, until it returns other than 0: that, or 0, or opendir's
+ * errno.
+ */
+int			 procfd_each(bool own, int (*visit)(pid_t, void *),
+			    void *arg);
 struct procfd_file	*procfd_grow(struct procfd_file **files, size_t *n,
 			    size_t *room);
 /*

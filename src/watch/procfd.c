@@ -20,20 +20,27 @@ struct procfd_file *
 procfd_grow(struct procfd_file **files, size_t *n, size_t *room)
 {
 	struct procfd_file *more;
-	size_t want = *room ? *room * 2 : 16;
 
-	if (*n == *room) {
-		if (want > SIZE_MAX / sizeof(**files)) {
-			errno = ENOMEM;
-			return NULL;
-		}
-		if ((more = reallocarray(*files, want,
-		    sizeof(**files))) == NULL)
-			return NULL;
-		*files = more;
-		*room = want;
-	}
+	if ((more = procfd_room(*files, *n, room, sizeof(**files))) == NULL)
+		return NULL;
+	*files = more;
 	return &(*files)[(*n)++];
+}
+
+void *
+procfd_room(void *array, size_t n, size_t *room, size_t size)
+{
+	size_t want = *room ? *room * 2 : 16;
+	void *more;
+
+	if (n < *room)
+		return array;
+	if ((more = reallocarray(array, want, size)) == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	*room = want;
+	return more;
 }
 
 int

@@ -283,34 +283,40 @@ stat_comm(const char *text, char *comm, size_t len)
 	return true;
 }
 
+/* The names asked for, and the processes found so far. */
+struct named {
+	const char *const	*names;
+	size_t			 nnames;
+	struct procfd_named	*found;
+	size_t			 n, room;
+};
+
+/* pid, if its command name is one asked for. */
+static int
+named_one(pid_t pid, void *arg)
+{
+	struct named *w = arg;
+	char path[64], comm[64], stat[1024];
+	int error;
+
+	/* one read a process: stat has the name and the state */
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (!slurp(path, stat, sizeof(stat), &error) ||
+	    !stat_comm(stat, comm, sizeof(comm)))
+		return 0;
+	return procfd_match(&w->found, &w->n, &w->room, pid, comm, 15,
+	    w->names, w->nnames);	/* TASK_COMM_LEN - 1 */
+}
+
 int
 procfd_find(const char *const *names, size_t nnames,
     struct procfd_named **found, size_t *n)
 {
-	char path[64], comm[64], stat[1024];
-	struct dirent *e;
-	size_t room = 0;
-	DIR *dir;
-	long num;
-	int error = 0;
+	struct named w = { names, nnames, NULL, 0, 0 };
+	int error = procfd_each(false, named_one, &w);
 
-	*found = NULL;
-	*n = 0;
-	if ((dir = opendir("/proc")) == NULL)
-		return errno;
-	while (error == 0 && (e = readdir(dir)) != NULL) {
-		if ((num = entry_number(e)) <= 0)
-			continue;
-		/* one read a process: stat has the name and the state */
-		snprintf(path, sizeof(path), "/proc/%ld/stat", num);
-		if (slurp(path, stat, sizeof(stat), &error) &&
-		    stat_comm(stat, comm, sizeof(comm)))
-			error = procfd_match(found, n, &room, (pid_t)num, comm,
-			    15, names, nnames);	/* TASK_COMM_LEN - 1 */
-		else
-			error = 0;
-	}
-	closedir(dir);
+	*found = w.found;
+	*n = w.n;
 	return error;
 }
 
@@ -443,11 +449,42 @@ procfd_parent(pid_t pid, pid_t *parent)
 	return procparse_parent(buf, parent) ? 0 : ESRCH;
 }
 
-/* pid's descriptors open to dev/ino, added to *found. */
-static int
-held_by(pid_t pid, uint64_t dev, uint64_t ino, struct procfd_held **found,
-    size_t *n, size_t *room)
+int
+procfd_each(bool own, int (*visit)(pid_t, void *), void *arg)
 {
+	char path[64];
+	struct dirent *e;
+	struct stat sb;
+	DIR *dir;
+	long num;
+	int error = 0;
+
+	if ((dir = opendir("/proc")) == NULL)
+		return errno;
+	while (error == 0 && (e = readdir(dir)) != NULL) {
+		if ((num = entry_number(e)) <= 0 || num == (long)getpid())
+			continue;
+		/* own: another user's processes are never followed */
+		snprintf(path, sizeof(path), "/proc/%ld", num);
+		if (!own || (stat(path, &sb) == 0 && sb.st_uid == getuid()))
+			error = visit((pid_t)num, arg);
+	}
+	closedir(dir);
+	return error;
+}
+
+/* The file asked about, and its holders so far. */
+struct holders {
+	uint64_t		 dev, ino;
+	struct procfd_held	*found;
+	size_t			 n, room;
+};
+
+/* pid's descriptors open to the file, added to the holders. */
+static int
+held_by(pid_t pid, void *arg)
+{
+	struct holders *h = arg;
 	char path[320];
 	struct procfd_held *more;
 	struct dirent *e;
@@ -463,19 +500,16 @@ held_by(pid_t pid, uint64_t dev, uint64_t ino, struct procfd_held **found,
 		snprintf(path, sizeof(path), "/proc/%d/fd/%s", (int)pid,
 		    e->d_name);
 		/* through the link: the file's own, nothing opened */
-		if (stat(path, &sb) != 0 || (uint64_t)sb.st_dev != dev ||
-		    (uint64_t)sb.st_ino != ino)
+		if (stat(path, &sb) != 0 || (uint64_t)sb.st_dev != h->dev ||
+		    (uint64_t)sb.st_ino != h->ino)
 			continue;
-		if (*n == *room) {
-			*room = *room ? *room * 2 : 8;
-			if ((more = reallocarray(*found, *room,
-			    sizeof(*more))) == NULL) {
-				closedir(dir);
-				return ENOMEM;
-			}
-			*found = more;
+		if ((more = procfd_room(h->found, h->n, &h->room,
+		    sizeof(*more))) == NULL) {
+			closedir(dir);
+			return ENOMEM;
 		}
-		(*found)[(*n)++] = (struct procfd_held){ pid,
+		h->found = more;
+		h->found[h->n++] = (struct procfd_held){ pid,
 		    atoi(e->d_name) };
 	}
 	closedir(dir);
@@ -486,25 +520,15 @@ int
 procfd_holders(uint64_t dev, uint64_t ino, struct procfd_held **found,
     size_t *n)
 {
-	char path[64];
-	struct dirent *e;
-	struct stat sb;
-	size_t room = 0;
-	DIR *dir;
-	long num;
-	int error = 0;
+	struct holders h = { dev, ino, NULL, 0, 0 };
+	int error = procfd_each(true, held_by, &h);
 
-	*found = NULL;
-	*n = 0;
-	if ((dir = opendir("/proc")) == NULL)
-		return errno;
-	while (error == 0 && (e = readdir(dir)) != NULL) {
-		if ((num = entry_number(e)) <= 0 || num == (long)getpid())
-			continue;
-		snprintf(path, sizeof(path), "/proc/%ld", num);
-		if (stat(path, &sb) == 0 && sb.st_uid == getuid())
-			error = held_by((pid_t)num, dev, ino, found, n, &room);
+	if (error != 0) {
+		free(h.found);
+		h.found = NULL;
+		h.n = 0;
 	}
-	closedir(dir);
+	*found = h.found;
+	*n = h.n;
 	return error;
 }

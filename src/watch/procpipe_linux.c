@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tach/procfd.h"
 #include "tach/procparse.h"
 #include "tach/procpipe.h"
 
@@ -46,11 +47,19 @@ by_pipe(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* pid's pipes among pipes (all of them when npipes is 0), added to *ends. */
+/* The pipes asked about (none: all of them), and their ends so far. */
+struct pipes {
+	const uint64_t		*pipes;
+	size_t			 npipes;
+	struct procpipe_end	*ends;
+	size_t			 n, room;
+};
+
+/* pid's ends of the pipes asked about, added to them. */
 static int
-pipes_of(pid_t pid, const uint64_t *pipes, size_t npipes,
-    struct procpipe_end **ends, size_t *n, size_t *room)
+pipes_of(pid_t pid, void *arg)
 {
+	struct pipes *p = arg;
 	char path[96], link[64], info[512];
 	struct procpipe_end *more;
 	struct dirent *e;
@@ -62,7 +71,7 @@ pipes_of(pid_t pid, const uint64_t *pipes, size_t npipes,
 
 	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
 	if ((dir = opendir(path)) == NULL)
-		return errno == ENOENT ? ESRCH : errno;
+		return p->npipes > 0 ? 0 : errno == ENOENT ? ESRCH : errno;
 	while ((e = readdir(dir)) != NULL) {
 		if (e->d_name[0] < '0' || e->d_name[0] > '9')
 			continue;
@@ -73,24 +82,21 @@ pipes_of(pid_t pid, const uint64_t *pipes, size_t npipes,
 		link[len] = '\0';
 		if (sscanf(link, "pipe:[%llu]", &ino) != 1)
 			continue;
-		if (npipes > 0 && bsearch(&(uint64_t){ ino }, pipes, npipes,
-		    sizeof(*pipes), by_pipe) == NULL)
+		if (p->npipes > 0 && bsearch(&(uint64_t){ ino }, p->pipes,
+		    p->npipes, sizeof(*p->pipes), by_pipe) == NULL)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", (int)pid,
 		    fd);
 		if (text_of(path, info, sizeof(info)) != 0 ||
 		    !procparse_fdinfo(info, &pos, &flags))
 			continue;
-		if (*n == *room) {
-			*room = *room ? *room * 2 : 16;
-			if ((more = reallocarray(*ends, *room,
-			    sizeof(*more))) == NULL) {
-				closedir(dir);
-				return ENOMEM;
-			}
-			*ends = more;
+		if ((more = procfd_room(p->ends, p->n, &p->room,
+		    sizeof(*more))) == NULL) {
+			closedir(dir);
+			return ENOMEM;
 		}
-		(*ends)[(*n)++] = (struct procpipe_end){ pid, fd, ino,
+		p->ends = more;
+		p->ends[p->n++] = (struct procpipe_end){ pid, fd, ino,
 		    (flags & O_ACCMODE) == O_WRONLY };
 	}
 	closedir(dir);
@@ -101,39 +107,18 @@ int
 procpipe_ends(pid_t pid, const uint64_t *pipes, size_t npipes,
     struct procpipe_end **ends, size_t *n)
 {
-	char path[64];
-	struct dirent *e;
-	struct stat sb;
-	size_t room = 0;
-	DIR *dir;
-	long num;
-	char *end;
-	int error = 0;
+	struct pipes p = { pipes, npipes, NULL, 0, 0 };
+	int error = npipes == 0 ? pipes_of(pid, &p) :
+	    procfd_each(true, pipes_of, &p);
 
-	*ends = NULL;
-	*n = 0;
-	if (npipes == 0)
-		return pipes_of(pid, NULL, 0, ends, n, &room);
-	if ((dir = opendir("/proc")) == NULL)
-		return errno;
-	while (error != ENOMEM && (e = readdir(dir)) != NULL) {
-		num = strtol(e->d_name, &end, 10);
-		if (num <= 0 || *end != '\0' || num == (long)getpid())
-			continue;
-		/* another user's processes are never followed */
-		snprintf(path, sizeof(path), "/proc/%ld", num);
-		if (stat(path, &sb) != 0 || sb.st_uid != getuid())
-			continue;
-		error = pipes_of((pid_t)num, pipes, npipes, ends, n, &room);
+	if (error != 0) {
+		free(p.ends);
+		p.ends = NULL;
+		p.n = 0;
 	}
-	closedir(dir);
-	if (error == ENOMEM) {
-		free(*ends);
-		*ends = NULL;
-		*n = 0;
-		return ENOMEM;
-	}
-	return 0;
+	*ends = p.ends;
+	*n = p.n;
+	return error;
 }
 
 /* One thread's state and wait, counted into look. */

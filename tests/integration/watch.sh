@@ -461,7 +461,8 @@ fda=$(answer)
 say "read $fda 1000000"
 sleep 3600 <"$WORK/a" &
 holder=$!
-wait_until 60 test -e "/proc/$holder/fd/0"
+holds() { [ "$(readlink "/proc/$1/fd/0")" = "$2" ]; }
+wait_until 60 holds "$holder" "$WORK/a"
 "$TACH" -d "$WORK/a" --once --format json 2>"$WORK/json" 3>&-
 check "-d PATH --once: exit 0 ($?)" [ $? -eq 0 ]
 check "-d PATH: the reader's descriptor, where it is" grep -q \
