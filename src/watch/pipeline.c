@@ -75,6 +75,8 @@ struct pipeline {
 	size_t		 n;
 	double		 origin, followed;
 	uint64_t	 done, size;	/* the first stage's file, or 0 0 */
+	uint64_t	 first;		/* done when first seen, */
+	double		 first_at;	/* then */
 	struct meter	 progress;
 	struct render_state *lines;
 	struct reporter	*out;
@@ -288,7 +290,7 @@ find_stages(struct pipeline *pl, pid_t seed, double now)
 
 /* One look at a stage: false when it has ended. */
 static bool
-look_at(struct pipeline *pl, struct stage *s, double now)
+look_at(struct stage *s, double now)
 {
 	struct procpipe_look l;
 
@@ -315,7 +317,6 @@ look_at(struct pipeline *pl, struct stage *s, double now)
 		s->nmarks++;
 	meter_update(&s->in, now - s->since, l.read - s->first.read);
 	meter_update(&s->out, now - s->since, l.written - s->first.written);
-	(void)pl;
 	return true;
 }
 
@@ -397,11 +398,15 @@ source_file(struct pipeline *pl, double now)
 	    pipeline_source(pl->stages[0].pid, &offset, &size, &path) != 0)
 		return;
 	free(path);
-	if (pl->size != size)
+	/* the meter counts from where the file was when first seen */
+	if (pl->size != size || offset < pl->first) {
 		meter_init(&pl->progress, pl->opts->average_window);
+		pl->first = offset;
+		pl->first_at = now;
+	}
 	pl->done = offset;
 	pl->size = size;
-	meter_update(&pl->progress, now - pl->origin, pl->done);
+	meter_update(&pl->progress, now - pl->first_at, pl->done - pl->first);
 }
 
 /* Every stage's shares, and the one that holds the others back. */
@@ -445,7 +450,7 @@ stage_state(struct pipeline *pl, struct stage *s, size_t index, double now,
 {
 	uint64_t in = s->last.read - s->first.read;
 	struct line_source src = { .meter = &s->in, .progress = &pl->progress,
-	    .eta_size = pl->size, .count = in, .done = pl->done,
+	    .eta_size = pl->size - pl->first, .count = in, .done = pl->done,
 	    .size = pl->size, .unit = pl->opts->byte_unit,
 	    .window = pl->opts->average_window, .elapsed = now - s->since,
 	    .gauge = pl->opts->gauge, .final = s->ended, .phase = pl->phase,
@@ -491,8 +496,8 @@ emit_stages(struct pipeline *pl, double now, bool final)
 		o->rate_out = meter_rate(&s->out, pl->opts->average_window);
 		o->done = pl->done;
 		o->size = pl->size;
-		o->eta = pl->size > 0 ? meter_eta(&pl->progress, pl->size) :
-		    -1;
+		o->eta = pl->size > 0 ? meter_eta(&pl->progress, pl->size -
+		    pl->first) : -1;
 		o->final = final || s->ended;
 		o->result = s->ended ? "exited" : final ? "interrupted" : NULL;
 		report_stage_json(o);
@@ -522,7 +527,7 @@ look_all(struct pipeline *pl, pid_t seed, double now)
 
 		if (s->ended)
 			continue;
-		if (look_at(pl, s, now))
+		if (look_at(s, now))
 			left = true;
 		else {
 			s->ended = gone = true;

@@ -110,6 +110,7 @@ struct proc {
 	double			 feed_at;	/* when last looked for */
 	char			*feed_path;	/* its file, or NULL: no line */
 	uint64_t		 feed_done, feed_size;
+	uint64_t		 feed_first;	/* feed_done when found */
 	double			 feed_since;
 	struct meter		 feed_meter;
 	double			 feed_rate_max;
@@ -404,6 +405,7 @@ sample_feed(const struct watch *ws, struct proc *p, double now)
 	if (p->feed_path == NULL || strcmp(path, p->feed_path) != 0) {
 		free_feed(p);
 		p->feed_since = now;
+		p->feed_first = done;
 		meter_init(&p->feed_meter, ws->opts->average_window);
 		p->feed_rate_max = 0;
 	}
@@ -411,7 +413,9 @@ sample_feed(const struct watch *ws, struct proc *p, double now)
 	p->feed_path = path;
 	p->feed_done = done;
 	p->feed_size = size;
-	meter_update(&p->feed_meter, now - p->feed_since, done);
+	/* the meter counts from where the file was when first seen */
+	meter_update(&p->feed_meter, now - p->feed_since,
+	    done > p->feed_first ? done - p->feed_first : 0);
 }
 
 /* Its line: "xz 4243: stdin from 4242: /data/big", the file's progress. */
@@ -421,7 +425,9 @@ feed_state(const struct watch *ws, struct proc *p, double now, bool final,
 {
 	char text[PATH_MAX + 160];
 	struct line_source src = { .meter = &p->feed_meter,
-	    .progress = &p->feed_meter, .eta_size = p->feed_size,
+	    .progress = &p->feed_meter,
+	    .eta_size = p->feed_size > p->feed_first ?
+	    p->feed_size - p->feed_first : 0,
 	    .count = p->feed_done, .done = p->feed_done,
 	    .size = p->feed_size, .unit = ws->opts->byte_unit,
 	    .window = ws->opts->average_window,
