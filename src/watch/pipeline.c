@@ -28,7 +28,6 @@
 #include "tach/render.h"
 #include "tach/report.h"
 #include "tach/signals.h"
-#include "tach/text.h"
 
 #define PIPE_LOOK	0.05
 #define PIPE_WINDOW	3.0
