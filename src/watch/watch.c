@@ -385,12 +385,15 @@ sample_feed(const struct watch *ws, struct proc *p, double now)
 {
 	uint64_t done, size;
 	char *path;
+	bool reads = p->fd >= 0;
 
-	for (size_t j = 0; j < p->n; j++)
-		if (!p->files[j].file.writable || p->fd >= 0) {
-			free_feed(p);
-			return;
-		}
+	/* -d PID:FD follows one descriptor; a file read is its own line */
+	for (size_t j = 0; j < p->n && !reads; j++)
+		reads = !p->files[j].file.writable;
+	if (reads) {
+		free_feed(p);
+		return;
+	}
 	if (p->feed_head == 0 && now - p->feed_at < FEED_LOOK)
 		return;
 	if (p->feed_head == 0) {
