@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "tach/clock.h"
+#include "tach/compat.h"
 #include "tach/line.h"
 #include "tach/meter.h"
 #include "tach/pipegraph.h"

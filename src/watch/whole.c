@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tach/compat.h"
 #include "tach/message.h"
 #include "tach/procfd.h"
 #include "tach/procparse.h"

@@ -3,7 +3,9 @@
 # source, header, script and CMakeLists.txt, and a covers: line naming
 # what each integration script holds; no function in src/ over 60 lines,
 # its type's line to its closing brace (KNF: both at the line's start);
-# no function name defined in two files, each system's twins aside
+# no function name defined in two files, each system's twins aside;
+# every file that calls what the compat layer supplies (reallocarray,
+# missing from macOS) includes its header
 . "$(dirname "$0")/lib.sh"
 
 cd "$SOURCE_DIR"
@@ -58,5 +60,12 @@ find src -name '*.c' -exec awk '
     { last = $1; file = $2; twin = $3 }' >"$WORK/twice"
 check "no function name defined in two files: $(tr '\n' ' ' <"$WORK/twice")" \
     [ ! -s "$WORK/twice" ]
+
+# Linux and the BSDs declare reallocarray in stdlib.h: only macOS's
+# cross build would see a file that forgets compat.h
+grep -rl 'reallocarray(' src | grep -v '^src/compat/' |
+    xargs grep -L '#include "tach/compat.h"' >"$WORK/no-compat" || :
+check "compat.h where reallocarray is called: $(tr '\n' ' ' <"$WORK/no-compat")" \
+    [ ! -s "$WORK/no-compat" ]
 
 done_testing
