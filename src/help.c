@@ -148,7 +148,7 @@ static const char help_text[] =
     "  -u, --bar-style STYLE   block, plain, shaded;  -g, --gauge: rate's bar\n"
     "  -k, --si                powers of 1000;  -8, --bits: amounts in bits\n"
     "  -A, --last-written N    line mode: the last N bytes written, before the bar\n"
-    "  -c, --cursor            a line of its own on the bottom row\n"
+    "  -c, --cursor            rows of its own at the bottom (a line each)\n"
     "  -W, --wait              draw once data moves;  -D, --delay-start SEC\n"
     "  -x, --extra-display WHERE[:FORMAT]  in the window title, in ps, or both\n"
     "  -q, --quiet             draw nothing;  --force: draw, though no terminal\n"

@@ -906,7 +906,7 @@ static const struct {
 	[G_q] = { "-q", BY_Q }, [G_L] = { "-L", BY_R }, [G_l] = { "-l", BY_D },
 	[G_S] = { "-S", 0 }, [G_b] = { "-b", 0 }, [G_z] = { "-z", 0 },
 	[G_E] = { "-E", 0 }, [G_Y] = { "-Y", 0 }, [G_W] = { "-W", 0 },
-	[G_c] = { "-c", 0 }, [G_LINE] = { "--line-mode", 0 },
+	[G_c] = { "-c", BY_D }, [G_LINE] = { "--line-mode", 0 },
 	[G_NUL] = { "-0", 0 }, [G_NO_SPLICE] = { "--no-splice", 0 },
 	[G_d] = { "-d", BY_D }, [G_n] = { "-n", BY_D | BY_Q },
 	/* -R: for -L's value */

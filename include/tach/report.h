@@ -95,6 +95,9 @@ struct reporter {
 	bool			 claimed;	/* -c: and asked for it */
 	enum cursor_claim	 claim;		/* -c: what it got */
 	struct pin		 pin;
+	char			*pinned;	/* -c: the lines last drawn, */
+	size_t			 pinned_len;	/* newline between each */
+	size_t			 pinned_room;
 	int			 rows;		/* rows drawn on screen now */
 	size_t			 len;		/* the last line drawn */
 	int			 time_cols;	/* the widest time drawn */

@@ -3,7 +3,9 @@
  * Copyright (c) 2026, the tach developers
  *
  * Pinned lines for -c.  The instances' lines sit on the bottom rows, one
- * row each, ranked by slot; the terminal's scrolling region (csr) covers
+ * row a slot, ranked by slot (an instance with several lines, -d's files
+ * or a pipeline's stages, holds a run of slots); the terminal's scrolling
+ * region (csr) covers
  * the rows above, so whatever anyone else writes scrolls there, and into
  * the scrollback, without touching them.  No cursor position is ever
  * asked for: nothing is read from the terminal.
@@ -34,19 +36,26 @@
 #define TERMINALS	4096
 #define CLAIM_BYTE	0		/* held while laying out or drawing */
 #define PLAIN_BYTE	1		/* the one plain line's owner */
-#define SLOT_BYTE	2		/* and CURSOR_SLOTS more, one each */
+#define SLOT_BYTE	2		/* and CURSOR_SLOTS more, one a row */
 #define RANGE		(SLOT_BYTE + CURSOR_SLOTS)
 
+/* Locks (or unlocks) len bytes from byte: all of them, or none. */
 static bool
-lock(const struct pin *p, short type, int cmd, int byte)
+lock_run(const struct pin *p, short type, int cmd, int byte, int len)
 {
 	struct flock fl = { .l_type = type, .l_whence = SEEK_SET,
-	    .l_start = (off_t)p->term * RANGE + byte, .l_len = 1 };
+	    .l_start = (off_t)p->term * RANGE + byte, .l_len = len };
 	int r;
 
 	while ((r = fcntl(p->tty, cmd, &fl)) == -1 && errno == EINTR)
 		;
 	return r == 0;
+}
+
+static bool
+lock(const struct pin *p, short type, int cmd, int byte)
+{
+	return lock_run(p, type, cmd, byte, 1);
 }
 
 /*
@@ -77,7 +86,14 @@ pin_held(const struct pin *p, int byte)
 	return fcntl(p->tty, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK;
 }
 
-/* The live instances (this one if it holds its slot) and its rank. */
+/* Whether slot s is one of this instance's. */
+static bool
+own_slot(const struct pin *p, int s)
+{
+	return p->slot >= 0 && s >= p->slot && s < p->slot + p->count;
+}
+
+/* The live rows (this one's if it holds its slots) and its first one's rank. */
 static int
 census(const struct pin *p, bool mine, int *rank)
 {
@@ -85,8 +101,8 @@ census(const struct pin *p, bool mine, int *rank)
 
 	*rank = 0;
 	for (int s = 0; s < CURSOR_SLOTS; s++) {
-		if ((s == p->slot && mine) ||
-		    (s != p->slot && pin_held(p, SLOT_BYTE + s))) {
+		if ((own_slot(p, s) && mine) ||
+		    (!own_slot(p, s) && pin_held(p, SLOT_BYTE + s))) {
 			live++;
 			*rank += s < p->slot;
 		}
@@ -229,6 +245,7 @@ janitor(int from, struct pin *p, struct terminal *t)
 		else if (errno != EINTR)
 			break;
 	}
+	p->slot = -1;	/* tach is gone, and its slots with it */
 	clean_up(p, t, pinned);
 	_exit(0);
 }
@@ -266,8 +283,24 @@ pinnable(const struct terminal *t)
 	    term_param(t->csr, 0, 1) != NULL && term_height(t) >= 2;
 }
 
+/*
+ * A run of n slots no other instance holds, taken: the one from want
+ * first, so that the lines keep their order; its first slot, or -1.
+ */
+static int
+free_run(const struct pin *p, int want, int n)
+{
+	if (want >= 0 && want + n <= CURSOR_SLOTS &&
+	    lock_run(p, F_WRLCK, F_SETLK, SLOT_BYTE + want, n))
+		return want;
+	for (int s = 0; s + n <= CURSOR_SLOTS; s++)
+		if (lock_run(p, F_WRLCK, F_SETLK, SLOT_BYTE + s, n))
+			return s;
+	return -1;
+}
+
 enum cursor_claim
-cursor_claim(struct pin *p, const struct terminal *t)
+cursor_claim(struct pin *p, const struct terminal *t, int rows)
 {
 	struct stat sb;
 	bool can = pinnable(t);
@@ -275,6 +308,7 @@ cursor_claim(struct pin *p, const struct terminal *t)
 
 	memset(p, 0, sizeof(*p));
 	p->slot = p->janitor = -1;
+	rows = rows < 1 ? 1 : rows > CURSOR_SLOTS ? CURSOR_SLOTS : rows;
 	if (fstat(t->fd, &sb) == -1 ||
 	    (p->tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)) == -1) {
 		p->tty = -1;
@@ -282,14 +316,10 @@ cursor_claim(struct pin *p, const struct terminal *t)
 	}
 	p->term = (int)(sb.st_rdev % TERMINALS);
 	(void)take(p, 100);
-	/* the slot it had before ^Z first, so the lines keep their order */
-	if (can && before >= 0 && before < CURSOR_SLOTS &&
-	    lock(p, F_WRLCK, F_SETLK, SLOT_BYTE + before))
-		p->slot = before;
-	if (can)
-		for (int s = 0; s < CURSOR_SLOTS && p->slot == -1; s++)
-			if (lock(p, F_WRLCK, F_SETLK, SLOT_BYTE + s))
-				p->slot = s;
+	/* the slots it had before ^Z first, so the lines keep their order */
+	if (can && (p->slot = free_run(p, before, rows)) == -1 && rows > 1)
+		p->slot = free_run(p, before, rows = 1);
+	p->count = p->slot != -1 ? rows : 0;
 	if (p->slot == -1 && lock(p, F_WRLCK, F_SETLK, PLAIN_BYTE)) {
 		(void)lock(p, F_UNLCK, F_SETLK, CLAIM_BYTE);
 		return CURSOR_PLAIN;	/* its descriptor holds the line */
@@ -304,51 +334,92 @@ cursor_claim(struct pin *p, const struct terminal *t)
 	return CURSOR_NONE;
 }
 
+int
+cursor_hold(struct pin *p, int rows)
+{
+	int at;
+
+	rows = rows < 1 ? 1 : rows > CURSOR_SLOTS ? CURSOR_SLOTS : rows;
+	if (p->slot == -1 || rows == p->count || !take(p, 1))
+		return p->count;
+	if (rows < p->count) {
+		(void)lock_run(p, F_UNLCK, F_SETLK, SLOT_BYTE + p->slot + rows,
+		    p->count - rows);
+		p->count = rows;
+	} else if ((at = free_run(p, p->slot, rows)) != -1) {
+		/* its own slots count as free: give back those left behind */
+		for (int s = p->slot; s < p->slot + p->count; s++)
+			if (s < at || s >= at + rows)
+				(void)lock(p, F_UNLCK, F_SETLK, SLOT_BYTE + s);
+		p->slot = at;
+		p->count = rows;
+	}
+	(void)lock(p, F_UNLCK, F_SETLK, CLAIM_BYTE);
+	return p->count;
+}
+
 void
-cursor_draw(struct pin *p, const struct terminal *t, const char *line,
+cursor_draw(struct pin *p, const struct terminal *t, const char *text,
     size_t len)
 {
 	struct frame f = { .len = 0 };
 	int height = term_height(t), live, rank, row;
+	const char *end = text != NULL ? text + len : NULL, *nl;
 
 	if (!take(p, 1))
 		return;		/* the next frame draws it */
 	live = census(p, true, &rank);
 	if (pinrows_kept(height, live) != p->pinned || height != p->height)
 		lay_out(&f, p, t, height, pinrows_kept(height, live));
-	if ((row = pinrows_row(height, live, rank)) > 0) {
-		puts_(&f, t->sc);
-		puts_(&f, term_param(t->cup, row - 1, 0));
-		frame_put(&f, line, len);
-		puts_(&f, t->el);
-		puts_(&f, t->rc);
+	/* a write a row: a row's line and sequences fill a frame */
+	for (int i = 0; i < p->count && text != NULL && text <= end;
+	    i++, text = nl + 1) {
+		if ((nl = memchr(text, '\n', (size_t)(end - text))) == NULL)
+			nl = end;
+		if ((row = pinrows_row(height, live, rank + i)) > 0) {
+			puts_(&f, t->sc);
+			puts_(&f, term_param(t->cup, row - 1, 0));
+			frame_put(&f, text, (size_t)(nl - text));
+			puts_(&f, t->el);
+			puts_(&f, t->rc);
+		}
+		term_write(t, f.buf, f.len);
+		f.len = 0;
 	}
-	term_write(t, f.buf, f.len);
+	if (f.len > 0)
+		term_write(t, f.buf, f.len);
 	(void)lock(p, F_UNLCK, F_SETLK, CLAIM_BYTE);
 }
 
 void
-cursor_release(struct pin *p, const struct terminal *t, const char *line,
+cursor_release(struct pin *p, const struct terminal *t, const char *text,
     size_t len)
 {
 	struct frame f = { .len = 0 };
+	const char *end = text != NULL ? text + len : NULL, *nl;
 	int rank, live;
 
 	if (p->tty == -1)
 		return;
 	if (p->slot != -1) {
 		(void)take(p, 100);
-		(void)lock(p, F_UNLCK, F_SETLK, SLOT_BYTE + p->slot);
+		(void)lock_run(p, F_UNLCK, F_SETLK, SLOT_BYTE + p->slot,
+		    p->count);
 		live = census(p, false, &rank);
 		/*
 		 * From the row's start: the terminal may have echoed ^C where
 		 * the cursor was, and the line would wrap past it.
 		 */
-		if (len > 0) {
-			frame_put(&f, t->cr, strlen(t->cr));
-			frame_put(&f, line, len);
-			frame_put(&f, t->el, strlen(t->el));
+		for (; len > 0 && text != NULL && text <= end; text = nl + 1) {
+			if ((nl = memchr(text, '\n', (size_t)(end - text))) ==
+			    NULL)
+				nl = end;
+			puts_(&f, t->cr);
+			frame_put(&f, text, (size_t)(nl - text));
+			puts_(&f, t->el);
 			frame_put(&f, "\n", 1);
+			term_write(t, f.buf, f.len);
+			f.len = 0;
 		}
 		lay_out(&f, p, t, term_height(t),
 		    pinrows_kept(term_height(t), live));

@@ -212,21 +212,56 @@ draw_lines(struct reporter *r, const struct render_state *lines, size_t n,
 	}
 }
 
-/* -c: the row of its own, taken now; false if the line is drawn plain. */
+/* -c: the line just rendered added to the rows' text; false if no room. */
+static bool
+pinned_add(struct reporter *r, bool first)
+{
+	size_t want = r->pinned_len * !first + 1 + r->len;
+	char *more;
+
+	if (first)
+		r->pinned_len = 0;
+	if (want > r->pinned_room) {
+		if ((more = realloc(r->pinned, want)) == NULL)
+			return false;
+		r->pinned = more;
+		r->pinned_room = want;
+	}
+	if (!first)
+		r->pinned[r->pinned_len++] = '\n';
+	memcpy(r->pinned + r->pinned_len, r->line, r->len);
+	r->pinned_len += r->len;
+	return true;
+}
+
+/*
+ * -c: rows of its own, a line each (-d's files, a pipeline's stages),
+ * taken now; false if the line is drawn plain.
+ */
 static bool
 draw_pinned(struct reporter *r, const struct render_state *lines, size_t n,
     int width)
 {
+	int want = n < CURSOR_SLOTS ? (n > 0 ? (int)n : 1) : CURSOR_SLOTS;
+	int rows;
+
 	if (!r->claimed) {
-		r->claim = cursor_claim(&r->pin, &r->term);
+		r->claim = cursor_claim(&r->pin, &r->term, want);
 		r->claimed = true;
 	}
 	if (r->claim == CURSOR_PLAIN)
 		return false;
 	r->len = n > 0 ? render(r, &lines[0], width) : 0;
 	if (r->claim == CURSOR_PINNED) {
-		cursor_draw(&r->pin, &r->term, r->line, r->len);
-		r->rows = 1;
+		rows = cursor_hold(&r->pin, want);
+		pinned_add(r, true);
+		for (int i = 1; i < rows && (size_t)i < n; i++) {
+			r->len = render(r, &lines[i], width);
+			if (!pinned_add(r, false))
+				break;
+		}
+		cursor_draw(&r->pin, &r->term, r->pinned, r->pinned_len);
+		r->rows = rows;
 	}
 	return true;
 }
@@ -292,16 +327,19 @@ report_draw(struct reporter *r, const struct render_state *lines, size_t n)
 	}
 }
 
-/* -c: the row given back, the last line left as text if asked. */
+/* -c: the rows given back, the last lines left as text if asked. */
 static void
 unpin(struct reporter *r, bool keep_line)
 {
 	if (!r->claimed)
 		return;
 	if (r->claim == CURSOR_PINNED) {
-		cursor_release(&r->pin, &r->term, r->line, r->rows > 0 &&
-		    keep_line ? r->len : 0);
+		cursor_release(&r->pin, &r->term, r->pinned, r->rows > 0 &&
+		    keep_line ? r->pinned_len : 0);
 		r->rows = 0;
+		free(r->pinned);
+		r->pinned = NULL;
+		r->pinned_len = r->pinned_room = 0;
 	} else {
 		report_newline(r);
 		cursor_release(&r->pin, &r->term, NULL, 0);

@@ -615,6 +615,8 @@ pipeline_run(const struct options *opts)
 	report_open(pl.out, STDERR_FILENO, !opts->json,
 	    opts->force || opts->once, opts->width, opts->format,
 	    opts->bar_style);
+	if (opts->cursor && !opts->once)
+		report_pin(pl.out);	/* a row a stage */
 	source_file(&pl, pl.origin);
 	if (opts->once)
 		return once_stages(&pl, (pid_t)t->pid);

@@ -1709,6 +1709,8 @@ watch_run(const struct options *opts)
 	report_open(ws.out, STDERR_FILENO, !opts->numeric && !opts->json,
 	    opts->force || opts->once, opts->width, opts->format,
 	    opts->bar_style);
+	if (opts->cursor && !opts->once)
+		report_pin(ws.out);	/* the lines on rows of their own */
 	if (opts->once)
 		return look_once(&ws);
 	if (ws.nprocs == 0)

@@ -137,6 +137,23 @@ GATED="until [ -e '$GATE' ]; do sleep 0.05; done"	# the same, in a string
 open_gate() { : >"$GATE"; }
 close_gate() { rm -f "$GATE"; }
 
+# A pipeline for --pipeline's tests, run by sh.
+# stages SH: the PIDs of the pipeline sh runs, in its order (its children)
+stages() {
+	# shellcheck disable=SC2046
+	set -- $(cat "/proc/$1/task/$1/children" 2>/dev/null)
+	echo "$*"
+}
+# execd SH N: sh's N children have each become their command: until then
+# one may not hold its pipes yet
+execd() {
+	set -- "$(stages "$1")" "$2"
+	[ "$(echo $1 | wc -w)" -eq "$2" ] || return 1
+	for pid in $1; do
+		[ "$(cat "/proc/$pid/comm" 2>/dev/null)" != sh ] || return 1
+	done
+}
+
 # -d's tests watch the helper's stepped reader.  start_reader: the
 # reader, listening on fd 3 (which the watchers must not hold open: the
 # reader ends when the test closes it); its pid in $reader.

@@ -11,13 +11,7 @@ need xz gzip
 
 random "$WORK/big" 30000000
 
-# stages SH: the PIDs of the pipeline sh runs, in its order (its children)
-stages() {
-	# shellcheck disable=SC2046
-	set -- $(cat "/proc/$1/task/$1/children" 2>/dev/null)
-	echo "$*"
-}
-three() { [ "$(stages "$1" | wc -w)" -eq 3 ]; }
+three() { execd "$1" 3; }
 # known FILE N: N looks (per stage 0) with the bottleneck known
 known() { [ "$(grep -c '^{"stage":0,.*"bottleneck":[tf]' "$1")" -ge "$2" ]; }
 # named FILE STAGE: how many of the first 10 known looks name STAGE
@@ -95,7 +89,7 @@ wait "$runner" 2>/dev/null
 # line is the file the pipeline's first process reads, fd 0 its pipe.
 sh -c "cat '$WORK/big' | xz -6 -T1 >/dev/null" &
 runner=$!
-two() { [ "$(stages "$1" | wc -w)" -eq 2 ]; }
+two() { execd "$1" 2; }
 wait_until 60 two "$runner"
 set -- $(stages "$runner")
 moved() {

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # covers: A terminal shared with other programs: the bar never goes into
 # data, -c's lines never cover anyone's output (tar -v, warnings, the
-# shell's job lines, a resize), tach's messages start on a line of their
+# shell's job lines, a resize), -c with several lines (-d --pipeline's
+# stages) a row each beside another instance, tach's messages start on a line of their
 # own, the cursor is never hidden, nothing is ever read from the terminal,
 # and a dumb or hostile terminal gets plain lines.
 . "$(dirname "$0")/lib.sh"
@@ -69,6 +70,37 @@ for i in 1 2 3 4 5 6; do
 done
 check "warnings: the bars left one line each" sh -c \
     "[ \$(tmux -L '$sock' capture-pane -p -J -S - | grep -c -e '^one: ' -e '^two: ') -eq 2 ]"
+
+# -c with -d --pipeline: a row a stage, beside another instance's row,
+# none drawn over another; at the end each leaves its last lines, once.
+if [ "$(uname)" = Linux ] && command -v gzip >/dev/null; then
+	rm -f "$WORK/feed"
+	mkfifo "$WORK/feed"
+	sh -c "'$TACH' -q <'$WORK/feed' | gzip -1 | cat >/dev/null" &
+	runner=$!
+	exec 7>"$WORK/feed"	# after tmux's server: it must not hold it
+	wait_until 60 execd "$runner" 3
+	set -- $(stages "$runner")
+	fresh_screen
+	close_gate
+	run "($GATED; cat '$WORK/data') | '$TACH' -c -N other | { '$TACH' -c -w 90 -d $2 --pipeline </dev/null; cat >/dev/null; }; echo rc=\$?"
+	check "-c --pipeline: the other's row" wait_for "other: "
+	check "…a row a stage" wait_until 60 sh -c \
+	    'tmux -L "$1" capture-pane -p | grep -q "^2 cat $2 "' sh "$sock" "$3"
+	rows=$(tmx capture-pane -p | grep -v '^$' | tail -n 4)
+	check "…the four rows at the bottom, each once: $rows" sh -c '
+	    [ "$(echo "$1" | grep -c -e "^other: " -e "^0 tach $2 " \
+	       -e "^1 gzip $3 " -e "^2 cat $4 ")" -eq 4 ]' sh "$rows" "$@"
+	random "$WORK/fed" 300000
+	cat "$WORK/fed" >&7
+	exec 7>&-
+	wait "$runner"
+	open_gate
+	check "-c --pipeline: done" wait_for "rc=0" 120
+	for line in "other: " "0 tach $1 " "1 gzip $2 " "2 cat $3 "; do
+		once "$line" || fail "-c --pipeline: '$line' left $(count "$line") times"
+	done
+fi
 
 # Keys typed while -c draws are the shell's: tach never reads the
 # terminal (no cursor query), so nothing is swallowed or left queued.

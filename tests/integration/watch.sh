@@ -136,7 +136,7 @@ else
 fi
 [ -z "${shared:-}" ] || rm -rf "$shared"
 for opt in -q "-L 1k" "-S -l 5" -z -Y "-f $WORK/a" --line-mode -0 \
-    "-b 1m" -W -c -E --no-splice; do
+    "-b 1m" -W -E --no-splice; do
 	# shellcheck disable=SC2086
 	"$TACH" -d "$reader" $opt 2>"$WORK/err"
 	check "-d refuses $opt ($?)" [ $? -eq 1 ]
