@@ -30,9 +30,11 @@ struct pipegraph_time {
 	double	waiting_out;	/* nothing running, waiting for room */
 };
 /*
- * The stage that holds the others back, of n (2 or more): the one that
- * waits least on its pipes, busy at its own work (a CPU, a disk, a
- * sleep of its own), ties to the one working most; -1 below 2 stages.
+ * The stage that holds the others back, of n (2 or more): of those not
+ * starved (waiting for input a tenth of the time or more, and more than
+ * for room), the one that waits least on its pipes, busy at its own work
+ * (a CPU, a disk, a sleep of its own), ties to the one working most; -1
+ * below 2 stages.
  */
 long	pipegraph_bottleneck(const struct pipegraph_time *t, size_t n);
 

@@ -48,15 +48,33 @@ pipegraph_order(size_t n, const struct pipegraph_edge *edges, size_t nedges,
 	return true;
 }
 
+/*
+ * A stage that waits for input more than for room, and for a tenth of
+ * the time or more, has work to spare: it does not hold the others back,
+ * even when a producer writing in bursts (pv -L) waits on it meanwhile.
+ */
+#define STARVED	0.1
+
+static bool
+starved(const struct pipegraph_time *t)
+{
+	return t->waiting_in >= STARVED && t->waiting_in > t->waiting_out;
+}
+
 long
 pipegraph_bottleneck(const struct pipegraph_time *t, size_t n)
 {
 	long best = -1;
 	double least = 0, wait;
+	size_t fed = 0;
 
 	if (n < 2)
 		return -1;
+	for (size_t i = 0; i < n; i++)
+		fed += !starved(&t[i]);
 	for (size_t i = 0; i < n; i++) {
+		if (fed > 0 && starved(&t[i]))
+			continue;
 		wait = t[i].waiting_in + t[i].waiting_out;
 		if (best < 0 || wait < least - 1e-9 ||
 		    (wait < least + 1e-9 && t[i].working > t[best].working)) {

@@ -52,12 +52,23 @@ bottleneck(void **state)
 	/* a producer sleeping at its rate: it waits on no pipe */
 	const struct pipegraph_time slow[] = { { 0.05, 0, 0 },
 	    { 0.4, 0.6, 0 }, { 0.01, 0.99, 0 } };
+	/*
+	 * pv -L writing in bursts: it waits on gzip while gzip drains each
+	 * one, and gzip then waits for the next: gzip has work to spare
+	 */
+	const struct pipegraph_time bursts[] = { { 0.01, 0, 0.54 },
+	    { 0.67, 0.31, 0 }, { 0.01, 0.95, 0 } };
+	/* every stage starved: the least waiting still */
+	const struct pipegraph_time all[] = { { 0.1, 0.5, 0 },
+	    { 0.1, 0.3, 0.1 } };
 	/* a tie on waits: the one working most */
 	const struct pipegraph_time tie[] = { { 0.2, 0, 0 }, { 1.9, 0, 0 } };
 
 	(void)state;
 	assert_int_equal(pipegraph_bottleneck(xz, 3), 1);
 	assert_int_equal(pipegraph_bottleneck(slow, 3), 0);
+	assert_int_equal(pipegraph_bottleneck(bursts, 3), 0);
+	assert_int_equal(pipegraph_bottleneck(all, 2), 1);
 	assert_int_equal(pipegraph_bottleneck(tie, 2), 1);
 	assert_int_equal(pipegraph_bottleneck(xz, 1), -1);
 }
