@@ -35,6 +35,7 @@
 #define PIPE_FOLLOW	2.0
 #define PIPE_MARKS	128	/* PIPE_WINDOW / PIPE_LOOK, and room */
 #define PIPE_KNOWN	1.0	/* seconds of looks before shares are told */
+#define PIPE_STAGES	256	/* followed at most */
 
 /* A pipe from one stage into the next. */
 struct pipeline_link {
@@ -135,43 +136,68 @@ add_pid(pid_t **pids, size_t *n, pid_t pid)
 	(*pids)[(*n)++] = pid;
 }
 
+/* A stage's end of a pipe: its standard output's write end, or input's. */
+static bool
+stage_end(const struct procpipe_end *e)
+{
+	return e->fd == (e->writes ? 1 : 0);
+}
+
 /*
- * From pid one way, upstream (its input's writers, which write it on
- * their standard output) or downstream (its output's readers, on their
- * standard input), and on from each: the processes met added to pids,
- * each pipe between two of them to links.  0, or procpipe's errno.
+ * Everyone on pipe as a stage, writers and readers, joined to pids, each
+ * writer linked to each reader.  0, or procpipe's errno.
  */
 static int
-follow(pid_t pid, bool up, pid_t **pids, size_t *n,
+join_pipe(uint64_t pipe, pid_t **pids, size_t *n,
     struct pipeline_links *links)
 {
 	struct procpipe_end *ends;
-	size_t nends, at = *n;
-	uint64_t pipe;
+	size_t nends;
 	int error;
 
-	for (;;) {
-		if ((pipe = pipe_on(pid, up ? 0 : 1, !up)) == 0)
-			return 0;
-		if ((error = procpipe_ends(0, &pipe, 1, &ends, &nends)) != 0)
-			return error;
-		for (size_t k = 0; k < nends; k++) {
-			if (ends[k].writes != up || ends[k].fd != (up ? 1 : 0) ||
-			    ends[k].pid == pid)
-				continue;
-			if (up)
-				add_link(links, ends[k].pid, pid);
-			else
-				add_link(links, pid, ends[k].pid);
-			if (!has_pid(*pids, *n, ends[k].pid))
-				add_pid(pids, n, ends[k].pid);
-		}
-		free(ends);
-		/* on from the first new one: a chain, as a shell makes */
-		if (at == *n || *n >= 256)
-			return 0;
-		pid = (*pids)[at++];
+	if ((error = procpipe_ends(0, &pipe, 1, &ends, &nends)) != 0)
+		return error;
+	for (size_t w = 0; w < nends; w++) {
+		if (!stage_end(&ends[w]))
+			continue;
+		if (!has_pid(*pids, *n, ends[w].pid) && *n < PIPE_STAGES)
+			add_pid(pids, n, ends[w].pid);
+		for (size_t r = 0; r < nends && ends[w].writes; r++)
+			if (stage_end(&ends[r]) && !ends[r].writes &&
+			    ends[r].pid != ends[w].pid)
+				add_link(links, ends[w].pid, ends[r].pid);
 	}
+	free(ends);
+	return 0;
+}
+
+/*
+ * From the processes in pids, through the pipes on their standard input
+ * (and output, when down), to everyone else on those pipes, and on from
+ * each: a pipe's other writers join too, as xargs's children do.  The
+ * processes met are added to pids, each pipe between two to links.  0,
+ * or procpipe's errno.
+ */
+static int
+follow(pid_t **pids, size_t *n, struct pipeline_links *links, bool down)
+{
+	uint64_t seen[2 * PIPE_STAGES], pipe;
+	size_t nseen = 0, k;
+	int error;
+
+	for (size_t at = 0; at < *n; at++)
+		for (int fd = 0; fd <= (down ? 1 : 0); fd++) {
+			if ((pipe = pipe_on((*pids)[at], fd, fd == 1)) == 0)
+				continue;
+			for (k = 0; k < nseen && seen[k] != pipe; k++)
+				;
+			if (k < nseen || nseen == 2 * PIPE_STAGES)
+				continue;
+			seen[nseen++] = pipe;
+			if ((error = join_pipe(pipe, pids, n, links)) != 0)
+				return error;
+		}
+	return 0;
 }
 
 /* The stages of pids, in the order the data goes (pipegraph_order). */
@@ -244,8 +270,7 @@ find_stages(struct pipeline *pl, pid_t seed, double now)
 	int error;
 
 	add_pid(&pids, &n, seed);
-	if ((error = follow(seed, true, &pids, &n, &links)) != 0 ||
-	    (error = follow(seed, false, &pids, &n, &links)) != 0) {
+	if ((error = follow(&pids, &n, &links, true)) != 0) {
 		free(pids);
 		free(links.links);
 		return error;
@@ -378,7 +403,7 @@ pipeline_head(pid_t pid)
 	pid_t *pids = NULL, head = 0;
 
 	add_pid(&pids, &n, pid);
-	if (follow(pid, true, &pids, &n, &links) == 0 && n > 1) {
+	if (follow(&pids, &n, &links, false) == 0 && n > 1) {
 		order_stages(pids, n, &links);
 		head = pids[0];
 	}

@@ -4,7 +4,9 @@
 # the one that holds the others back named (xz's CPU, a producer and a
 # reader held to a rate, tach itself among the stages), the first
 # stage's file giving every stage its percentage; --once; each stage's
-# last object as it ends; what is refused.
+# last object as it ends; a stage that joins later (xargs's child);
+# another user's process never followed; a PID reused by a new process
+# not taken for the stage that had it; what is refused.
 . "$(dirname "$0")/lib.sh"
 [ "$(uname)" = Linux ] || skip "--pipeline reads /proc (Linux)"
 need xz gzip
@@ -104,6 +106,59 @@ check "…on its line, whose stdin it is" grep -q \
     "stdin from $1: $WORK/big .*%" "$WORK/tty"
 kill "$1" "$2" 2>/dev/null
 wait "$runner" 2>/dev/null
+
+# A stage that joins later: xargs's child writes into the same pipe as
+# xargs, and is followed as a stage of its own.
+# comms SH COMMANDS: sh's children are these commands now
+comms() {
+	sh=$1
+	shift
+	[ "$(for pid in $(stages "$sh"); do cat "/proc/$pid/comm"; done |
+	    tr '\n' ' ')" = "$* " ]
+}
+close_gate
+sh -c "($GATED; echo '$WORK/big') | xargs cat | gzip -1 | cat >/dev/null" &
+runner=$!
+wait_until 60 comms "$runner" sh xargs gzip cat
+set -- $(stages "$runner")
+"$TACH" -d "$3" --pipeline --format json -i 0.2 2>"$WORK/json" &
+watcher=$!
+wait_until 60 grep -q "^{\"stage\":[0-9]*,\"pid\":$2,\"command\":\"xargs\"" \
+    "$WORK/json"
+open_gate
+# xargs's child: cat, its parent xargs
+joined() {
+	for pid in $(cat "/proc/$2/task/$2/children" 2>/dev/null); do
+		grep -q "^{\"stage\":[0-9]*,\"pid\":$pid,\"command\":\"cat\"" \
+		    "$1" && return 0
+	done
+	return 1
+}
+check "a stage that joins (xargs's child): followed" \
+    wait_until 60 joined "$WORK/json" "$2"
+pkill -P "$2" 2>/dev/null
+kill "$1" "$2" "$3" "$4" 2>/dev/null
+wait "$runner" 2>/dev/null
+wait "$watcher"
+
+# Another user's process is never followed, nor anything beyond it.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
+    id nobody >/dev/null 2>&1; then
+	sh -c "cat '$WORK/big' | setpriv --reuid=nobody --regid=nogroup \
+	    --clear-groups gzip -1 | cat >/dev/null" &
+	runner=$!
+	wait_until 60 comms "$runner" cat gzip cat
+	set -- $(stages "$runner")
+	check "another user's stage: it is nobody's" \
+	    [ "$(stat -c %U "/proc/$2")" = nobody ]
+	"$TACH" -d "$1" --pipeline --once --format json 2>"$WORK/json"
+	check "another user's stage: not followed" sh -c \
+	    '! grep -q -e "\"pid\":$2," -e "\"pid\":$3," "$1" &&
+	     grep -q "^{\"stage\":0,\"pid\":$4," "$1"' sh "$WORK/json" \
+	    "$2" "$3" "$1"
+	kill "$1" "$2" "$3" 2>/dev/null
+	wait "$runner" 2>/dev/null
+fi
 
 # What is refused.
 refused() {
