@@ -160,6 +160,60 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
 	wait "$runner" 2>/dev/null
 fi
 
+# A PID reused: the stage that had it ends, and a new process of the same
+# name gets it between two looks; the watch says the old one exited and
+# follows the new one as a stage of its own.  In a PID namespace of its
+# own, where ns_last_pid can be set without touching the machine's.
+if [ "$(id -u)" -eq 0 ] &&
+    unshare --pid --fork --mount-proc true 2>/dev/null; then
+	mkfifo "$WORK/f1" "$WORK/f2" "$WORK/f3"
+	cat >"$WORK/reuse.sh" <<'EOS'
+# In a PID namespace of its own: stage x (cat) ends while the watch is
+# stopped, and a new cat of the same pipeline is given x's PID
+# (ns_last_pid) before the watch looks again.  Builtins only where a
+# fork would take that PID.
+T=$1 W=$2
+sh -c "(cat '$W/f1'; read x <'$W/f2'; cat '$W/f3'; true) | gzip -1 | cat >/dev/null" &
+until read -r top </proc/$!/task/$!/children; [ -n "$top" ]; do :; done
+sub=${top%% *}
+until read -r x </proc/$sub/task/$sub/children; [ -n "$x" ]; do :; done
+x=${x% }
+"$T" -d "$x" --pipeline --format json -i 0.1 2>"$W/json" &
+watch=$!
+until grep -q "^{\"stage\":0,\"pid\":$x,\"command\":\"cat\"" "$W/json"; do
+	sleep 0.05
+done
+kill -STOP $watch
+echo end >"$W/f1"
+while [ -e /proc/$x ]; do :; done
+echo $((x - 1)) >/proc/sys/kernel/ns_last_pid
+echo go >"$W/f2"
+until read -r y </proc/$sub/task/$sub/children; [ -n "$y" ]; do :; done
+[ "${y% }" = "$x" ] || { echo "reuse: the new cat is ${y% }, not $x"; exit 1; }
+kill -CONT $watch
+until grep -q "\"pid\":$x,.*\"final\":true,\"result\":\"exited\"}" "$W/json"; do
+	sleep 0.05
+done
+# the new cat seen as a stage after the old one's end
+until sed -n "/\"pid\":$x,.*\"result\":\"exited\"}/,\$p" "$W/json" |
+    grep -q "\"pid\":$x,\"command\":\"cat\",.*\"final\":false"; do
+	sleep 0.05
+done
+echo data >"$W/f3"
+wait $watch
+EOS
+	timeout -s KILL 120 unshare --kill-child --pid --fork --mount-proc \
+	    sh "$WORK/reuse.sh" \
+	    "$TACH" "$WORK" >"$WORK/out" 2>&1
+	rc=$?
+	check "a PID reused: the run ($rc): $(cat "$WORK/out")" [ $rc -eq 0 ]
+	x=$(sed -n 's/^{"stage":0,"pid":\([0-9]*\),"command":"cat".*/\1/p' \
+	    "$WORK/json" | head -n 1)
+	check "…the old stage exited, the new one's end told apart" [ \
+	    "$(grep -c "^{\"stage\":[0-9]*,\"pid\":${x:-0},\"command\":\"cat\",.*\"final\":true,\"result\":\"exited\"}" \
+	    "$WORK/json")" -eq 2 ]
+fi
+
 # What is refused.
 refused() {
 	"$TACH" "$@" 2>"$WORK/err" </dev/null
