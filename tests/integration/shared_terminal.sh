@@ -87,10 +87,15 @@ if [ "$(uname)" = Linux ] && command -v gzip >/dev/null; then
 	check "-c --pipeline: the other's row" wait_for "other: "
 	check "…a row a stage" wait_until 60 sh -c \
 	    'tmux -L "$1" capture-pane -p | grep -q "^2 cat $2 "' sh "$sock" "$3"
-	rows=$(tmx capture-pane -p | grep -v '^$' | tail -n 4)
-	check "…the four rows at the bottom, each once: $rows" sh -c '
-	    [ "$(echo "$1" | grep -c -e "^other: " -e "^0 tach $2 " \
-	       -e "^1 gzip $3 " -e "^2 cat $4 ")" -eq 4 ]' sh "$rows" "$@"
+	# bottom PIDS: the four rows at the bottom are the other's and the
+	# stages', each once
+	bottom() {
+		[ "$(tmx capture-pane -p | grep -v '^$' | tail -n 4 |
+		    grep -c -e "^other: " -e "^0 tach $1 " -e "^1 gzip $2 " \
+		    -e "^2 cat $3 ")" -eq 4 ]
+	}
+	check "…the four rows at the bottom, each once" \
+	    wait_until 60 bottom "$@"
 	random "$WORK/fed" 300000
 	cat "$WORK/fed" >&7
 	exec 7>&-
