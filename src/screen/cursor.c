@@ -317,8 +317,10 @@ cursor_claim(struct pin *p, const struct terminal *t, int rows)
 	p->term = (int)(sb.st_rdev % TERMINALS);
 	(void)take(p, 100);
 	/* the slots it had before ^Z first, so the lines keep their order */
-	if (can && (p->slot = free_run(p, before, rows)) == -1 && rows > 1)
-		p->slot = free_run(p, before, rows = 1);
+	if (can && (p->slot = free_run(p, before, rows)) == -1 && rows > 1) {
+		rows = 1;	/* the first line at least */
+		p->slot = free_run(p, before, rows);
+	}
 	p->count = p->slot != -1 ? rows : 0;
 	if (p->slot == -1 && lock(p, F_WRLCK, F_SETLK, PLAIN_BYTE)) {
 		(void)lock(p, F_UNLCK, F_SETLK, CLAIM_BYTE);
@@ -372,8 +374,7 @@ cursor_draw(struct pin *p, const struct terminal *t, const char *text,
 	if (pinrows_kept(height, live) != p->pinned || height != p->height)
 		lay_out(&f, p, t, height, pinrows_kept(height, live));
 	/* a write a row: a row's line and sequences fill a frame */
-	for (int i = 0; i < p->count && text != NULL && text <= end;
-	    i++, text = nl + 1) {
+	for (int i = 0; i < p->count && text != NULL; i++) {
 		if ((nl = memchr(text, '\n', (size_t)(end - text))) == NULL)
 			nl = end;
 		if ((row = pinrows_row(height, live, rank + i)) > 0) {
@@ -385,6 +386,7 @@ cursor_draw(struct pin *p, const struct terminal *t, const char *text,
 		}
 		term_write(t, f.buf, f.len);
 		f.len = 0;
+		text = nl < end ? nl + 1 : NULL;
 	}
 	if (f.len > 0)
 		term_write(t, f.buf, f.len);
@@ -410,7 +412,7 @@ cursor_release(struct pin *p, const struct terminal *t, const char *text,
 		 * From the row's start: the terminal may have echoed ^C where
 		 * the cursor was, and the line would wrap past it.
 		 */
-		for (; len > 0 && text != NULL && text <= end; text = nl + 1) {
+		while (len > 0 && text != NULL) {
 			if ((nl = memchr(text, '\n', (size_t)(end - text))) ==
 			    NULL)
 				nl = end;
@@ -420,6 +422,7 @@ cursor_release(struct pin *p, const struct terminal *t, const char *text,
 			frame_put(&f, "\n", 1);
 			term_write(t, f.buf, f.len);
 			f.len = 0;
+			text = nl < end ? nl + 1 : NULL;
 		}
 		lay_out(&f, p, t, term_height(t),
 		    pinrows_kept(term_height(t), live));
