@@ -178,9 +178,14 @@ until read -r top </proc/$!/task/$!/children; [ -n "$top" ]; do :; done
 sub=${top%% *}
 until read -r x </proc/$sub/task/$sub/children; [ -n "$x" ]; do :; done
 x=${x% }
+# cat, not yet the subshell's copy: seen before its exec, the stage would
+# be the shell's, and end as it became cat
+until read -r c </proc/$x/comm; [ "$c" = cat ]; do :; done
+echo "$x" >"$W/x"
 "$T" -d "$x" --pipeline --format json -i 0.1 2>"$W/json" &
 watch=$!
-until grep -q "^{\"stage\":0,\"pid\":$x,\"command\":\"cat\"" "$W/json"; do
+until grep -q "^{\"stage\":[0-9]*,\"pid\":$x,\"command\":\"cat\"" \
+    "$W/json"; do
 	sleep 0.05
 done
 kill -STOP $watch
@@ -207,8 +212,7 @@ EOS
 	    "$TACH" "$WORK" >"$WORK/out" 2>&1
 	rc=$?
 	check "a PID reused: the run ($rc): $(cat "$WORK/out")" [ $rc -eq 0 ]
-	x=$(sed -n 's/^{"stage":0,"pid":\([0-9]*\),"command":"cat".*/\1/p' \
-	    "$WORK/json" | head -n 1)
+	x=$(cat "$WORK/x" 2>/dev/null)
 	check "…the old stage exited, the new one's end told apart" [ \
 	    "$(grep -c "^{\"stage\":[0-9]*,\"pid\":${x:-0},\"command\":\"cat\",.*\"final\":true,\"result\":\"exited\"}" \
 	    "$WORK/json")" -eq 2 ]
