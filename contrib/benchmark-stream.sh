@@ -4,17 +4,20 @@
 # in one run, alternating the candidates round by round, reporting
 # medians (doc/PERFORMANCE.md, "Several outputs, a hash, tape blocks").
 #
-#   contrib/benchmark-stream.sh [-r ROUNDS] [-g GIB] [-o FILE] [TACH]
+#   contrib/benchmark-stream.sh [-r ROUNDS] [-g GIB] [-o FILE] [-B BEFORE] [TACH]
 #
 # outputs: dd if=FILE bs=1M | T | dd of=/dev/null bs=1M, T = none,
 #          tach -q (one output), tach -q -o /dev/null -o - (two),
-#          tee /dev/null, mbuffer -q -m 64M -o /dev/null -o -
+#          tee /dev/null, mbuffer -q -m 64M -o /dev/null -o -, and four
+#          outputs: tach -q -o /dev/null x3 -o -, tee /dev/null x3; with
+#          -B, the earlier build's two and four beside them
 # hash:    FILE (GIB of random bytes, in the page cache):
 #          tach -q -f FILE --hash sha256 -o /dev/null, openssl dgst -sha256,
 #          sha256sum; a copy with a hash: tach -f FILE --hash sha256 -o COPY
 #          against cp FILE COPY && sha256sum COPY
 # blocks:  cat FILE | T >/dev/null, T = tach -q --output-block 256k,
-#          mbuffer -q -s 256k -m 64M, and each with a second output
+#          mbuffer -q -s 256k -m 64M, dd obs=256k, and tach and mbuffer
+#          with a second output
 # For each: the median wall time and the middle process's own CPU seconds.
 set -eu
 
@@ -40,11 +43,13 @@ src=$work/src
 head -c $((gib * 1073741824)) /dev/urandom >"$src"
 cat "$src" >/dev/null	# into the page cache
 feed="dd if=$src bs=1M status=none"
+four="-o /dev/null -o /dev/null -o /dev/null -o -"
 drain="dd of=/dev/null bs=1M status=none"
 
-outputs=(bare tach-one tach-two tee mbuffer-two)
+outputs=(bare tach-one tach-two tee mbuffer-two tach-four tee-four)
+[ -z "$before" ] || outputs+=(before-two before-four)
 hashes=(tach-hash openssl sha256sum tach-copy-hash cp-then-sha256sum)
-blocks=(tach-block mbuffer-block tach-block-two mbuffer-block-two)
+blocks=(tach-block mbuffer-block dd-block tach-block-two mbuffer-block-two)
 for round in $(seq "$rounds"); do
 	k=$(( (round - 1) % ${#outputs[@]} ))
 	for name in "${outputs[@]:k}" "${outputs[@]:0:k}"; do
@@ -54,6 +59,10 @@ for round in $(seq "$rounds"); do
 		tach-two) mid="| $timed $tach -q -o /dev/null -o -" ;;
 		tee) mid="| $timed tee /dev/null" ;;
 		mbuffer-two) mid="| $timed mbuffer -q -m 64M -o /dev/null -o -" ;;
+		tach-four) mid="| $timed $tach -q $four" ;;
+		tee-four) mid="| $timed tee /dev/null /dev/null /dev/null" ;;
+		before-two) mid="| $timed $before -q -o /dev/null -o -" ;;
+		before-four) mid="| $timed $before -q $four" ;;
 		esac
 		measure outputs "$name" "$feed $mid | $drain"
 	done
@@ -73,6 +82,7 @@ for round in $(seq "$rounds"); do
 		case $name in
 		tach-block) mid="$timed $tach -q --output-block 256k" ;;
 		mbuffer-block) mid="$timed mbuffer -q -s 256k -m 64M" ;;
+		dd-block) mid="$timed dd obs=256k status=none" ;;
 		tach-block-two) mid="$timed $tach -q --output-block 256k -o /dev/null -o -" ;;
 		mbuffer-block-two) mid="$timed mbuffer -q -s 256k -m 64M -o /dev/null -o -" ;;
 		esac

@@ -10,6 +10,7 @@
 
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -506,7 +507,7 @@ display_start(struct display *d, const struct options *opts,
 	bool machine = opts->numeric || opts->json;
 	struct stat sb;
 
-	memset(d, 0, sizeof(*d));
+	memset(d, 0, offsetof(struct display, meter));
 	d->input = in;
 	d->relay = r;
 	d->prefix = opts->prefix;

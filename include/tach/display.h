@@ -66,9 +66,6 @@ struct display {
 	double			 origin;	/* monotonic time of the start */
 	double			 stopped;	/* seconds spent stopped */
 	unsigned		 phase;
-	struct meter		 meter;		/* bytes moved */
-	struct meter		 position;	/* -z: compressed bytes read */
-	struct meter		 intake;	/* -b's buffer: bytes read */
 	struct stats_intervals	 rates;		/* --stats */
 	struct reporter		 out;
 	struct title		 title;		/* -x */
@@ -82,13 +79,21 @@ struct display {
 	size_t			 nouts;			/* for JSON */
 	struct fanout		*side;		/* -M out, both: cmd's output */
 	int			 monitor;	/* -M, or 0 */
-	struct meter		 side_meter;	/* the bytes it passed on */
 	double			 side_rate_max;
 	char			*side_label;	/* -M both: "out"'s line */
 	struct line_disk	 disk;		/* the output's, or its file's */
-	struct meter		 disk_meter;	/* of what the disk wrote */
 	struct report_hash	 hashes[DIGEST_MAX];	/* the final */
 	char			 hexes[DIGEST_MAX][DIGEST_HEX_MAX];
+	/*
+	 * The meters last: display_start zeroes what comes before them
+	 * and meter_init the little of each that needs it, so that a short
+	 * run does not clear (and fault in) their 80 KiB of samples.
+	 */
+	struct meter		 meter;		/* bytes moved */
+	struct meter		 position;	/* -z: compressed bytes read */
+	struct meter		 intake;	/* -b's buffer: bytes read */
+	struct meter		 side_meter;	/* -M: the bytes cmd passed on */
+	struct meter		 disk_meter;	/* of what the disk wrote */
 };
 
 /*

@@ -31,7 +31,9 @@ struct pace {
  * A move of moved bytes ended at now (seconds, monotonic), leaving queued
  * bytes in an input pipe of capacity bytes.  Returns the nanoseconds to
  * wait before the next move so the pipe is about half full, or 0 to go
- * on at once: for a trickle, a small pipe, or a pipe already half full.
+ * on at once: for a trickle, a small pipe, a pipe already half full, or
+ * a move of half the pipe or more.  queued is not looked at for such a
+ * move, so the caller may leave it 0 rather than ask the kernel.
  */
 long	pace_after(struct pace *p, double now, size_t moved, size_t queued,
 	    size_t capacity);

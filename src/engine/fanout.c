@@ -68,6 +68,7 @@ struct stage {
 	bool		 spliced;	/* its one output takes splice */
 	bool		 blocks;	/* it reads into its one output's block */
 	unsigned char	*buf;
+	struct tier_pace pace;		/* lets its pipe fill between takes */
 	pthread_t	 thread;
 };
 
@@ -422,6 +423,12 @@ stage_take(struct stage *s, size_t len, bool exact)
 		if (!exact)
 			break;
 	}
+	/*
+	 * A command's small writes (-M out) or the relay's: one wake-up a
+	 * half pipe, not one a write; what is left after a take that asked
+	 * for no exact count is nothing
+	 */
+	tier_let_fill(&s->pace, s->in, done, !exact);
 	return true;
 }
 
@@ -471,6 +478,7 @@ stage_run(void *arg)
 	struct fanout *f = s->fan;
 	ssize_t t;
 
+	tier_pace_start(&s->pace, s->in);	/* in its own thread: the slack */
 	while (!idle(s)) {
 		t = s->next != -1 ? pass_on(s) : (ssize_t)TEE_MAX;
 		if (t <= 0 || !stage_take(s, (size_t)t, s->next != -1))

@@ -67,7 +67,8 @@ tier_let_fill(struct tier_pace *p, int in, size_t moved, bool drained)
 	if (p == NULL || p->capacity == 0 ||
 	    clock_gettime(CLOCK_MONOTONIC, &now) == -1)
 		return;		/* files: no pipe to fill */
-	if (drained || ioctl(in, FIONREAD, &queued) == -1 || queued < 0)
+	if (drained || moved >= p->capacity / 2 ||
+	    ioctl(in, FIONREAD, &queued) == -1 || queued < 0)
 		queued = 0;
 	ns = pace_after(&p->pace, (double)now.tv_sec +
 	    (double)now.tv_nsec / 1e9, moved, (size_t)queued, p->capacity);

@@ -4,15 +4,16 @@
  *
  * Windowed rates over a ring of (time, bytes) samples.
  */
-#include <string.h>
-
 #include "tach/meter.h"
 
 void
 meter_init(struct meter *m, double window)
 {
-	memset(m, 0, sizeof(*m));
+	/* only the start: the ring is read no further than count */
+	m->ring[0] = (struct meter_sample){ 0, 0 };
+	m->newest = 0;
 	m->count = 1;		/* the start: no bytes at time 0 */
+	m->last_move = 0;
 	m->window = window;
 	m->spacing = window / (METER_SAMPLES / 2);
 }

@@ -191,7 +191,7 @@ stats_sparkline(const struct stats_intervals *iv, int cols, char *buf,
 	}
 	for (size_t c = 0; c < cells; c++) {
 		/* the least that moved is the lowest bar, never nothing */
-		int level = mean[c] > 0 ? (int)lround(mean[c] / top * 8) : 0;
+		int level = mean[c] > 0 ? (int)(mean[c] / top * 8 + 0.5) : 0;
 
 		if (mean[c] > 0 && level == 0)
 			level = 1;

@@ -3,10 +3,14 @@
  * Copyright (c) 2026, the tach developers
  *
  * terminfo capabilities, read once, written with one write(2) a frame.
+ * Where the build names the library (Linux), it is loaded when a terminal
+ * is first set up, not at every start: a run that draws no bar (-q, a
+ * script's loop) need not wait for the loader to map it.
  */
 #include <sys/ioctl.h>
 
 #include <ctype.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -21,6 +25,50 @@
 #include "tach/clock.h"
 #include "tach/signals.h"
 #include "tach/term.h"
+
+#ifdef TACH_TERMINFO_LIBRARY
+/* terminfo's calls, once loaded */
+static struct {
+	bool	  tried, loaded;
+	int	(*setupterm)(const char *, int, int *);
+	int	(*tigetflag)(const char *);
+	int	(*tigetnum)(const char *);
+	char	*(*tigetstr)(const char *);
+	char	*(*tiparm)(const char *, ...);
+	TERMINAL *(*set_curterm)(TERMINAL *);
+	int	(*del_curterm)(TERMINAL *);
+} ti;
+
+#define TI(f)		(ti.f)
+#define LOAD(f)		((ti.f = (__typeof__(ti.f))dlsym(lib, #f)) != NULL)
+
+/*
+ * TACH_TERMINFO_LIBRARY, as the build found it; false if it cannot be
+ * loaded, and the terminal is then drawn on as one without terminfo.
+ */
+static bool
+terminfo_load(void)
+{
+	void *lib;
+
+	if (ti.tried)
+		return ti.loaded;
+	ti.tried = true;
+	if ((lib = dlopen(TACH_TERMINFO_LIBRARY, RTLD_NOW | RTLD_LOCAL)) ==
+	    NULL)
+		return false;
+	ti.loaded = LOAD(setupterm) && LOAD(tigetflag) && LOAD(tigetnum) &&
+	    LOAD(tigetstr) && LOAD(tiparm) && LOAD(set_curterm) &&
+	    LOAD(del_curterm);
+	if (!ti.loaded)
+		dlclose(lib);
+	return ti.loaded;
+}
+#else
+/* Linked (the BSDs, macOS, a static curses): its calls as they are. */
+#define TI(f)		f
+#define terminfo_load()	true
+#endif
 
 /*
  * Copies cap without its padding, "$<5>", "$<1000/>", "$<2.5*>": tputs()
@@ -113,10 +161,10 @@ term_param(const char *cap, int p1, int p2)
 	static char out[TERM_CAP_MAX];
 	const char *s;
 
-	if (!numeric_only(cap))
+	if (!numeric_only(cap) || !terminfo_load())
 		return NULL;
 #ifdef HAVE_TIPARM
-	s = tiparm(cap, p1, p2);
+	s = TI(tiparm)(cap, p1, p2);
 #else	/* macOS's ncurses 5.7: tparm takes nine, and a char * */
 	s = tparm((char *)cap, p1, p2, 0, 0, 0, 0, 0, 0, 0);
 #endif
@@ -141,11 +189,11 @@ title_caps(struct terminal *t)
 	static const char *const xterms[] = { "xterm", "rxvt", "screen",
 	    "tmux", "alacritty", "foot", "kitty", "wezterm", "vte", "gnome",
 	    "konsole", "st-", "iterm" };
-	const char *term = getenv("TERM"), *tsl = tigetstr("tsl");
+	const char *term = getenv("TERM"), *tsl = TI(tigetstr)("tsl");
 
-	if (tigetflag("hs") > 0 && tsl != NULL && tsl != (char *)-1) {
+	if (TI(tigetflag)("hs") > 0 && tsl != NULL && tsl != (char *)-1) {
 		expand(t->tsl, term_param(tsl, 0, 0));
-		expand(t->fsl, tigetstr("fsl"));
+		expand(t->fsl, TI(tigetstr)("fsl"));
 		if (t->fsl[0] == '\0')
 			t->tsl[0] = '\0';
 		/* xterm's sequence by terminfo (tmux-256color): its stack too */
@@ -170,32 +218,33 @@ term_open(struct terminal *t, int fd, bool colour)
 	memset(t, 0, sizeof(*t));
 	t->fd = fd;
 	strcpy(t->cr, "\r");
-	if (getenv("TERM") == NULL || setupterm(NULL, fd, &error) != OK)
+	if (getenv("TERM") == NULL || !terminfo_load() ||
+	    TI(setupterm)(NULL, fd, &error) != OK)
 		return;
-	t->cols = tigetnum("cols") > 0 ? tigetnum("cols") : 0;
-	t->rows = tigetnum("lines") > 0 ? tigetnum("lines") : 0;
-	expand(t->cr, tigetstr("cr"));
+	t->cols = TI(tigetnum)("cols") > 0 ? TI(tigetnum)("cols") : 0;
+	t->rows = TI(tigetnum)("lines") > 0 ? TI(tigetnum)("lines") : 0;
+	expand(t->cr, TI(tigetstr)("cr"));
 	if (t->cr[0] == '\0')
 		strcpy(t->cr, "\r");
-	expand(t->el, tigetstr("el"));
-	expand(t->ed, tigetstr("ed"));
-	expand(t->sc, tigetstr("sc"));
-	expand(t->rc, tigetstr("rc"));
-	expand(t->cuu1, tigetstr("cuu1"));
-	verbatim(t->cup, tigetstr("cup"));
-	verbatim(t->csr, tigetstr("csr"));
+	expand(t->el, TI(tigetstr)("el"));
+	expand(t->ed, TI(tigetstr)("ed"));
+	expand(t->sc, TI(tigetstr)("sc"));
+	expand(t->rc, TI(tigetstr)("rc"));
+	expand(t->cuu1, TI(tigetstr)("cuu1"));
+	verbatim(t->cup, TI(tigetstr)("cup"));
+	verbatim(t->csr, TI(tigetstr)("csr"));
 	title_caps(t);
-	if (colour && tigetnum("colors") >= 8) {
-		char *setaf = tigetstr("setaf");
+	if (colour && TI(tigetnum)("colors") >= 8) {
+		char *setaf = TI(tigetstr)("setaf");
 
 		if (setaf != NULL && setaf != (char *)-1) {
 			expand(t->colour_on, term_param(setaf, COLOR_GREEN, 0));
-			expand(t->colour_off, tigetstr("sgr0"));
+			expand(t->colour_off, TI(tigetstr)("sgr0"));
 		}
 		if (t->colour_off[0] == '\0')
 			t->colour_on[0] = '\0';
 	}
-	del_curterm(cur_term);
+	TI(del_curterm)(TI(set_curterm)(NULL));
 }
 
 int

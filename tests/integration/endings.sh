@@ -244,5 +244,22 @@ if command -v strace >/dev/null && [ $sanitized = no ]; then
 	    [ ! -s "$WORK/before" ]
 	check "…which loaded the libraries" grep -q 'openat(.*\.so' "$WORK/trace"
 fi
+# Where the build loads terminfo on demand (config.h names it), a run that
+# draws no bar never maps it, as a loop over many small files would pay
+# for it each time; a run drawn on a terminal loads it for the bar.
+lib=$(sed -n 's/^#define TACH_TERMINFO_LIBRARY "\(.*\)"$/\1/p' \
+    "$(dirname "$TACH")/config.h" 2>/dev/null || :)
+if [ -n "$lib" ] && command -v strace >/dev/null &&
+    command -v script >/dev/null && [ $sanitized = no ]; then
+	echo x | strace -qq -e trace=openat -o "$WORK/trace" "$TACH" \
+	    >/dev/null 2>"$WORK/err"
+	check "no terminal: $lib not loaded" [ "$(grep -c "$lib" \
+	    "$WORK/trace")" -eq 0 ]
+	check "…and the run well" [ ! -s "$WORK/err" ]
+	TERM=xterm script -qec "echo x | strace -qq -e trace=openat \
+	    -o '$WORK/trace' '$TACH' >/dev/null" /dev/null >/dev/null
+	check "a terminal: $lib loaded for the bar" grep -q "$lib" \
+	    "$WORK/trace"
+fi
 
 done_testing

@@ -289,7 +289,7 @@ hostile|string parameters where numbers go,
 	cup=\E[%p1%s;%p2%sH, csr=\E[%p1%s;%p2%sr, setaf=\E[3%p1%sm, sgr0=\E[m,
 EOF
 if command -v tic >/dev/null && tic -o "$WORK/ti" "$WORK/hostile.src" 2>/dev/null; then
-	fresh
+	fresh_screen
 	run "cat '$WORK/data' | TERMINFO='$WORK/ti' TERM=hostile '$TACH' -c -N hos -L 2m >'$WORK/out'; echo rc=\$?"
 	check "hostile terminfo: exit 0" wait_for "rc=0"
 	check "hostile terminfo: data exact" cmp -s "$WORK/data" "$WORK/out"

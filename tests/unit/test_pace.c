@@ -61,6 +61,23 @@ half_full_goes_on(void **state)
 	assert_int_equal(steady(&p, 10, 65536, 20e-6, MiB, MiB), 0);
 }
 
+/*
+ * 1 MiB writes into a 1 MiB pipe, each move most of it: the pipe fills
+ * with no pause, at any rate, so none is made.
+ */
+static void
+large_moves_go_on(void **state)
+{
+	struct pace p = { 0, 0 };
+
+	(void)state;
+	assert_int_equal(steady(&p, 20, MiB, 400e-6, 0, MiB), 0);
+	assert_int_equal(steady(&p, 20, MiB / 2, 200e-6, 0, MiB), 0);
+	assert_true(p.rate > 0);
+	/* just under half, at the same rate: a pause of a few us more */
+	assert_true(steady(&p, 20, MiB / 2 - 16384, 200e-6, 0, MiB) > 0);
+}
+
 /* A line every 10 ms: half the pipe would take hours, so no pause. */
 static void
 trickle_is_never_held(void **state)
@@ -117,6 +134,7 @@ main(void)
 		cmocka_unit_test(first_move_goes_on),
 		cmocka_unit_test(fast_stream_fills_half_the_pipe),
 		cmocka_unit_test(half_full_goes_on),
+		cmocka_unit_test(large_moves_go_on),
 		cmocka_unit_test(trickle_is_never_held),
 		cmocka_unit_test(small_pipe_goes_on),
 		cmocka_unit_test(stall_forgets_the_rate),
