@@ -16,7 +16,7 @@
 #          sha256sum; a copy with a hash: tach -f FILE --hash sha256 -o COPY
 #          against cp FILE COPY && sha256sum COPY
 # blocks:  cat FILE | T >/dev/null, T = tach -q --output-block 256k,
-#          mbuffer -q -s 256k -m 64M, dd obs=256k, and tach and mbuffer
+#          mbuffer -q -s 256k -m 64M, dd ibs=1M obs=256k, and tach and mbuffer
 #          with a second output
 # For each: the median wall time and the middle process's own CPU seconds.
 set -eu
@@ -82,7 +82,7 @@ for round in $(seq "$rounds"); do
 		case $name in
 		tach-block) mid="$timed $tach -q --output-block 256k" ;;
 		mbuffer-block) mid="$timed mbuffer -q -s 256k -m 64M" ;;
-		dd-block) mid="$timed dd obs=256k status=none" ;;
+		dd-block) mid="$timed dd ibs=1M obs=256k status=none" ;;
 		tach-block-two) mid="$timed $tach -q --output-block 256k -o /dev/null -o -" ;;
 		mbuffer-block-two) mid="$timed mbuffer -q -s 256k -m 64M -o /dev/null -o -" ;;
 		esac

@@ -5,9 +5,11 @@
 #
 #   contrib/benchmark.sh [-r ROUNDS] [-g GIB] [-o FILE] [-B BEFORE] [TACH]
 #
-# Pipelines (X = 4K, 64K, 1M):
+# Pipelines (X = 512, 4K, 64K, 1M):
 #   dd if=/dev/zero bs=X | T | dd of=/dev/null bs=X   T = none, cat, pv -q, tach -q,
-#                                                     tach -q --no-splice
+#                                                     tach -q --no-splice, and
+#                                                     relay (contrib/splice-relay.c:
+#                                                     splice and nothing else)
 #   T <file >/dev/null, T <file | dd of=/dev/null bs=1M
 #   the display on (in a pty) against tach -q
 #   with -B, an earlier build (tach-before -q) in every round beside them,
@@ -20,7 +22,7 @@ set -eu
 
 rounds=7
 gib=1
-needs="pv script /usr/bin/time"
+needs="pv script /usr/bin/time cc"
 . "$(dirname "$0")/benchmark-lib.sh"
 bytes=$((gib * 1073741824))
 
@@ -34,6 +36,7 @@ filter() {
 	tach-copy) echo "$tach -q --no-splice" ;;
 	tach-display) echo "$tach" ;;
 	tach-before) echo "$before -q" ;;
+	relay) echo "$work/relay" ;;
 	esac
 }
 
@@ -65,26 +68,27 @@ measure() {
 }
 
 dd_count() {
-	case $1 in 4K) echo $((bytes / 4096)) ;; 64K) echo $((bytes / 65536)) ;;
-	1M) echo $((bytes / 1048576)) ;; esac
+	case $1 in 512) echo $((bytes / 512)) ;; 4K) echo $((bytes / 4096)) ;;
+	64K) echo $((bytes / 65536)) ;; 1M) echo $((bytes / 1048576)) ;; esac
 }
 
 head -c "$bytes" /dev/urandom >"$work/file"
 cat "$work/file" >/dev/null	# into the page cache
 
-names=(bare cat pv tach tach-copy)
+cc -O2 -o "$work/relay" "$(dirname "$0")/splice-relay.c"
+names=(bare cat pv tach tach-copy relay)
 [ -n "$before" ] && names+=(tach-before)
 for round in $(seq "$rounds"); do
 	# rotate the order each round, so no candidate always goes first
 	k=$(( (round - 1) % ${#names[@]} ))
 	order=("${names[@]:k}" "${names[@]:0:k}")
-	for x in 4K 64K 1M; do
+	for x in 512 4K 64K 1M; do
 		for name in "${order[@]}"; do
 			measure "zero-$x" "$name" "dd if=/dev/zero bs=$x count=$(dd_count $x) 2>/dev/null | MIDDLE | dd of=/dev/null bs=$x 2>/dev/null"
 		done
 	done
 	for name in "${order[@]}"; do
-		[ "$name" = bare ] && continue
+		[ "$name" = bare ] || [ "$name" = relay ] && continue
 		measure file-null "$name" "MIDDLE <$work/file >/dev/null"
 		measure file-pipe "$name" "MIDDLE <$work/file | dd of=/dev/null bs=1M 2>/dev/null"
 	done

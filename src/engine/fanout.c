@@ -351,7 +351,8 @@ share_splice(struct stage *s, size_t len)
 
 /*
  * --output-block with one output to write and nothing else: up to len
- * bytes read straight into its block, written when it is whole.
+ * bytes (no more than its block has room for) read straight into its
+ * block, written when it is whole.
  */
 static ssize_t
 read_block(struct stage *s, size_t len)
@@ -360,8 +361,7 @@ read_block(struct stage *s, size_t len)
 	struct sink *k = &f->sinks[s->first];
 	ssize_t n;
 
-	if ((n = read(s->in, k->block + k->held, len < f->block - k->held ?
-	    len : f->block - k->held)) <= 0)
+	if ((n = read(s->in, k->block + k->held, len)) <= 0)
 		return n;
 	k->held += (size_t)n;
 	if (k->held == f->block) {
@@ -396,17 +396,22 @@ static bool
 stage_take(struct stage *s, size_t len, bool exact)
 {
 	struct fanout *f = s->fan;
-	size_t done = 0, want;
+	size_t done = 0, want, room;
 	ssize_t n;
+	bool drained = false;
 
 	while (done < len) {
 		if (s->spliced && (n = share_splice(s, len - done)) != -1) {
 			if (n == 0)
 				return false;
+			drained = (size_t)n < len - done;
 			done += (size_t)n;
 		} else {
 			s->spliced = false;
 			want = len - done < f->bufsize ? len - done : f->bufsize;
+			if (s->blocks && want > (room = f->block -
+			    f->sinks[s->first].held))
+				want = room;
 			if ((n = s->blocks ? read_block(s, want) :
 			    read(s->in, s->buf, want)) == -1) {
 				if (errno == EINTR)
@@ -418,17 +423,19 @@ stage_take(struct stage *s, size_t len, bool exact)
 				return false;
 			if (!s->blocks)
 				deliver(s, (size_t)n);
+			drained = (size_t)n < want;
 			done += (size_t)n;
 		}
 		if (!exact)
 			break;
 	}
 	/*
-	 * A command's small writes (-M out) or the relay's: one wake-up a
-	 * half pipe, not one a write; what is left after a take that asked
-	 * for no exact count is nothing
+	 * The relay's small moves, or a command's writes (-M out): one
+	 * wake-up a half pipe, not one a write.  Only a take that got less
+	 * than it asked for left the pipe empty; one that a block or the
+	 * buffer cut short did not, and the pipe is asked what is left.
 	 */
-	tier_let_fill(&s->pace, s->in, done, !exact);
+	tier_let_fill(&s->pace, s->in, done, drained);
 	return true;
 }
 
