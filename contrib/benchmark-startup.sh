@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Start-up: tach against pv, cat and dd on an empty input and on 1 MB, in
 # one run, the candidates' order rotated round by round; each round is a
-# hyperfine run of each (doc/PERFORMANCE.md, "Start-up").
+# hyperfine run of each (doc/PERFORMANCE.md, "Where it costs").
 #
 #   contrib/benchmark-startup.sh [-r ROUNDS] [-o FILE] [-B BEFORE] [TACH]
 #

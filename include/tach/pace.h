@@ -9,6 +9,7 @@
 #ifndef TACH_PACE_H
 #define TACH_PACE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -32,10 +33,16 @@ struct pace {
  * bytes in an input pipe of capacity bytes.  Returns the nanoseconds to
  * wait before the next move so the pipe is about half full, or 0 to go
  * on at once: for a trickle, a small pipe, a pipe already half full, or
- * a move of half the pipe or more.  queued is not looked at for such a
- * move, so the caller may leave it 0 rather than ask the kernel.
+ * a large move (pace_large_move): queued is not looked at for one, so
+ * the caller need not ask the kernel.
  */
 long	pace_after(struct pace *p, double now, size_t moved, size_t queued,
 	    size_t capacity);
+/*
+ * A move of half the pipe or more: it found the pipe that full with no
+ * pause (a writer in large blocks, or one faster than tach), and a pause
+ * after it would buy nothing but a wake-up.
+ */
+bool	pace_large_move(size_t moved, size_t capacity);
 
 #endif

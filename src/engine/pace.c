@@ -22,15 +22,16 @@ pace_after(struct pace *p, double now, size_t moved, size_t queued,
 	/* each cycle's rate, pause included, smoothed over a few cycles */
 	rate = (double)moved / span;
 	p->rate = p->rate == 0 ? rate : 0.7 * p->rate + 0.3 * rate;
-	/*
-	 * A move of half the pipe or more found it that full with no
-	 * pause (a writer in large blocks, or one faster than tach): a
-	 * pause would buy nothing but a wake-up
-	 */
-	if (moved >= capacity / 2 || queued >= capacity / 2)
+	if (pace_large_move(moved, capacity) || queued >= capacity / 2)
 		return 0;
 	wait = (double)(capacity / 2 - queued) / p->rate * 1e9;
 	if (wait < PACE_MIN_NS || wait > PACE_MAX_NS)
 		return 0;
 	return (long)wait;
+}
+
+bool
+pace_large_move(size_t moved, size_t capacity)
+{
+	return moved >= capacity / 2;
 }

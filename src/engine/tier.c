@@ -67,7 +67,7 @@ tier_let_fill(struct tier_pace *p, int in, size_t moved, bool drained)
 	if (p == NULL || p->capacity == 0 ||
 	    clock_gettime(CLOCK_MONOTONIC, &now) == -1)
 		return;		/* files: no pipe to fill */
-	if (drained || moved >= p->capacity / 2 ||
+	if (drained || pace_large_move(moved, p->capacity) ||
 	    ioctl(in, FIONREAD, &queued) == -1 || queued < 0)
 		queued = 0;
 	ns = pace_after(&p->pace, (double)now.tv_sec +
