@@ -64,8 +64,11 @@ help_usage(bool as_progress)
 	exit(1);
 }
 
-/* As OpenBSD's cat: output that could not be written is an error. */
-void
+/*
+ * Ends a run that printed on stdout: 0, or, as OpenBSD's cat, 1 if it
+ * could not be written.
+ */
+static _Noreturn void
 help_exit(void)
 {
 	if (fflush(stdout) == EOF || ferror(stdout))

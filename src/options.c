@@ -1280,3 +1280,46 @@ options_sees(const struct options *opts)
 	return sees | RENDER_SEES_LINE | (opts->last_written != 0 ?
 	    RENDER_SEES_LAST : 0);
 }
+
+struct report_look
+options_look(const struct options *opts)
+{
+	return (struct report_look){ .name = opts->name,
+	    .prefix = opts->prefix, .format = opts->format,
+	    .bar_style = opts->bar_style, .unit = opts->byte_unit,
+	    .width = opts->width, .numeric = opts->numeric,
+	    .json = opts->json, .force = opts->force, .gauge = opts->gauge,
+	    .cursor = opts->cursor, .stats = opts->stats,
+	    .interval = opts->interval,
+	    .average_window = opts->average_window };
+}
+
+struct watch_config
+options_watch(const struct options *opts)
+{
+	return (struct watch_config){ .look = options_look(opts),
+	    .pids = opts->watch_pids, .npids = opts->nwatch_pids,
+	    .names = opts->watch_names, .nnames = opts->nwatch_names,
+	    .wait_for = opts->wait_for, .once = opts->once,
+	    .pipeline = opts->pipeline, .open = opts->watch_open,
+	    .size_file = opts->size_file, .delay = opts->delay };
+}
+
+struct query_config
+options_query(const struct options *opts)
+{
+	return (struct query_config){ .look = options_look(opts),
+	    .pid = opts->query_pid, .quiet = opts->quiet };
+}
+
+struct control_request
+options_request(const struct options *opts)
+{
+	return (struct control_request){ .pid = opts->remote_pid,
+	    .rate_limit = opts->rate_limit,
+	    .rate_in_bytes = opts->rate_in_bytes,
+	    .read_limit = opts->read_limit, .name = opts->name,
+	    .prefix = opts->prefix, .interval = opts->interval,
+	    .interval_given = opts->interval_given, .width = opts->width,
+	    .format = opts->format };
+}

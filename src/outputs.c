@@ -131,7 +131,10 @@ outputs_start(struct outputs *o, const struct options *opts, int out,
 	return in;
 }
 
-/* --hash ALG:HEX: each digest given is the stream's, else said so. */
+/*
+ * --hash: each digest was made (the library can refuse an update), and
+ * each given with ALG:HEX is the stream's; else said so.
+ */
 static void
 check_hashes(struct outputs *o, char *reason, size_t len)
 {
@@ -140,11 +143,15 @@ check_hashes(struct outputs *o, char *reason, size_t len)
 
 	for (size_t i = 0; i < digest_count(o->digest); i++) {
 		alg = digest_hex(o->digest, i, hex);
-		if ((want = digest_expected(o->digest, i)) == NULL ||
-		    strcasecmp(want, hex) == 0)
+		want = digest_expected(o->digest, i);
+		if (hex[0] == '\0')
+			snprintf(reason, len, "--hash %s: the crypto library "
+			    "failed to make the digest", alg);
+		else if (want != NULL && strcasecmp(want, hex) != 0)
+			snprintf(reason, len, "--hash %s: the stream's digest "
+			    "is %s, not %s", alg, hex, text_safe(want));
+		else
 			continue;
-		snprintf(reason, len, "--hash %s: the stream's digest is %s, "
-		    "not %s", alg, hex, text_safe(want));
 		report_warnx("%s", reason);
 	}
 }
@@ -207,6 +214,7 @@ outputs_print_hashes(struct outputs *o, const char *name)
 	for (size_t i = 0; o->digest != NULL && i < digest_count(o->digest);
 	    i++) {
 		(void)digest_hex(o->digest, i, hex);
-		report_result("%s  %s", hex, text_safe(name));
+		if (hex[0] != '\0')	/* none made: check_hashes said so */
+			report_result("%s  %s", hex, text_safe(name));
 	}
 }

@@ -2,11 +2,13 @@
  * SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026, the tach developers
  *
- * The compat layer: what differs between systems, behind plain calls.
- * One file per system family implements it (compat_linux.c,
- * compat_bsd.c for FreeBSD, NetBSD and the rest, compat_darwin.c), as
- * tmux's compat/ does; the build picks one.  -d's ways of reading another
- * process's files are the same kind of thing, larger: procfd_*.c.
+ * The compat layer: what differs between systems, behind plain calls,
+ * as tmux's compat/ does; the build picks the files.  Linux's own is
+ * compat_linux.c, macOS's compat_darwin.c; what all but Linux share is
+ * compat_unix.c, what all but macOS share (setproctitle, closefrom)
+ * compat_bsdlike.c, so FreeBSD, NetBSD and the rest need no file of
+ * their own.  -d's ways of reading another process's files are the same
+ * kind of thing, larger: procfd_*.c.
  */
 #ifndef TACH_COMPAT_H
 #define TACH_COMPAT_H

@@ -14,7 +14,6 @@
 
 #include <stdbool.h>
 
-#include "tach/options.h"
 #include "tach/report.h"
 
 /* What a request changes; a field left as its zero is unchanged. */
@@ -54,8 +53,22 @@ void	control_publish(const struct report_line *l);
  * closing state; not in a child.  Idempotent.
  */
 void	control_close(void);
-/* tach -R: sends opts' changes to the copy opts->remote_pid; exit status. */
-int	control_send(const struct options *opts);
+/* tach -R's changes, as given; a field left as its zero is unchanged. */
+struct control_request {
+	long		 pid;		/* the copy to change */
+	long long	 rate_limit;	/* -L */
+	bool		 rate_in_bytes;	/* -L in a byte unit */
+	long long	 read_limit;	/* --read-limit */
+	const char	*name;		/* -N */
+	const char	*prefix;	/* -p */
+	double		 interval;	/* -i, where interval_given */
+	bool		 interval_given;
+	int		 width;		/* -w */
+	const char	*format;	/* -F */
+};
+
+/* tach -R: sends c's changes to the copy c->pid; the exit status. */
+int	control_send(const struct control_request *c);
 /*
  * tach -Q: asks the copy pid for its state each time it draws: the
  * connected socket, or -1 after saying why on stderr.

@@ -31,8 +31,9 @@ void		 digest_update(struct digest *d, const void *data, size_t len);
 size_t		 digest_count(const struct digest *d);
 /*
  * Algorithm i's name and its digest in hex (hex: DIGEST_HEX_MAX bytes)
- * of all the stream so far; callable from any thread while another
- * updates.  Once digest_end was called, the final one.
+ * of all the stream so far, or "" where the library failed to make it;
+ * callable from any thread while another updates.  Once digest_end was
+ * called, the final one.
  */
 const char	*digest_hex(struct digest *d, size_t i, char *hex);
 /* The stream ended: every digest is final. */

@@ -15,7 +15,5 @@ _Noreturn void	help_usage(bool as_progress);
 _Noreturn void	help_show(bool as_progress);
 /* --version on stdout, as help_show ends. */
 _Noreturn void	help_version(void);
-/* Ends a run that printed on stdout: 0, or 1 if it could not be written. */
-_Noreturn void	help_exit(void);
 
 #endif

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026, the tach developers
  *
- * One line's state, as a copy (display.c) and a watched file (watch.c)
+ * One line's state, as a copy (session.c) and a watched file (watch.c)
  * both draw it: the numbers a meter gives, put into a render_state the
  * same way for both.  What only one of them has (a buffer's fill, -A's
  * bytes, a file's note) each adds after.

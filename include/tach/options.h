@@ -10,13 +10,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "tach/control.h"
+#include "tach/query.h"
 #include "tach/render.h"
-
-/* -d PID[:FD]: a process, and one descriptor of it or (-1) every file. */
-struct watch_target {
-	long		  pid;
-	int		  fd;
-};
+#include "tach/watch.h"
 
 /* -M: which of cmd's sides the bar meters; 0 is not given (in). */
 enum monitor { MONITOR_IN = 1, MONITOR_OUT, MONITOR_BOTH };
@@ -121,6 +118,15 @@ bool			options_fan(const struct options *opts);
 void			options_free(struct options *opts);
 /* What of the bytes moved a copy sees, for %A and %L (RENDER_SEES_*). */
 unsigned		options_sees(const struct options *opts);
+/*
+ * What the layers below the top are given of the options: a line's look
+ * (-N, -p, -F, -u, -8, -w, -n, --format json, --force, -g, -c, --stats,
+ * -i, -m), -d's watch, -Q's query, -R's request.
+ */
+struct report_look	options_look(const struct options *opts);
+struct watch_config	options_watch(const struct options *opts);
+struct query_config	options_query(const struct options *opts);
+struct control_request	options_request(const struct options *opts);
 /*
  * options_parse, then acts on its result: returns only to run; exits 0
  * after --help or --version (1 if stdout cannot take them), 1 on misuse.

@@ -12,14 +12,14 @@
 
 #include <stdint.h>
 
-#include "tach/options.h"
+#include "tach/watch.h"
 
 /*
  * Watches until every stage has ended, or a signal ends the watch: 0;
  * exits 1 with a message where the process is not found, or the system
  * does not tell how pipes join processes.
  */
-int	pipeline_run(const struct options *opts);
+int	pipeline_run(const struct watch_config *c);
 /*
  * The first process of the pipes that feed pid's standard input (each
  * stage's writer on its standard output), or 0 where it is no pipe.

@@ -71,7 +71,8 @@ int	procfd_list(pid_t pid, int fd, const struct procfd_known *known,
 void	procfd_free(struct procfd_file *files, size_t n);
 /*
  * When pid started, in the system's own unit: a PID reused by another
- * process gives another value.  0, or an errno as procfd_list's.
+ * process gives another value.  0, or an errno as procfd_list's (ESRCH
+ * for a zombie); started may be NULL, to ask only that.
  */
 int	procfd_started(pid_t pid, uint64_t *started);
 /*
@@ -175,6 +176,13 @@ bool			 procfd_skip(int error);
 /* Returns error, after freeing the list and leaving it empty if any. */
 int			 procfd_end(struct procfd_file **files, size_t *n,
 			    int error);
+/*
+ * As procfd_end, for a system that gives the whole table in one call
+ * (the BSDs), freed here: fd (-1: all) not found in it is not open.
+ */
+int			 procfd_end_table(struct procfd_file **files,
+			    size_t *n, int error, void *table, int fd,
+			    bool found);
 /*
  * For procfd_find: adds pid (not this process) to *found if comm, a
  * command name the system cuts at cut bytes, is one of names.  0, or

@@ -7,13 +7,22 @@
 #ifndef TACH_QUERY_H
 #define TACH_QUERY_H
 
-#include "tach/options.h"
+#include <stdbool.h>
+
+#include "tach/report.h"
+
+/* -Q: the copy to show, and how. */
+struct query_config {
+	struct report_look	 look;
+	long			 pid;
+	bool			 quiet;		/* -q: the closing state only */
+};
 
 /*
- * Draws the copy opts->query_pid's state as it sends it (control.h),
- * with this tach's display options, until its closing state; the exit
+ * Draws the copy c->pid's state as it sends it (control.h), as c->look
+ * says, until its closing state; the exit
  * status: 0 if that copy completed, else 1, saying why.
  */
-int	query_run(const struct options *opts);
+int	query_run(const struct query_config *c);
 
 #endif

@@ -192,6 +192,14 @@ void		relay_set_limit(struct relay *r, double limit, bool in_bytes);
  * from now on (what it read so far counts as paid).  No-op without one.
  */
 void		relay_set_read_limit(struct relay *r, double limit);
+/*
+ * The relay has ended; the outputs it fed (the fanout's) may still be
+ * taking: taken is what they have taken so far, flushing whether a disk
+ * is in its last flush.  True, with stalled_side RELAY_OUTPUT, once
+ * --stall-timeout passed with nothing taken, as during the run.
+ */
+bool		relay_outputs_stalled(struct relay *r, uint64_t taken,
+		    bool flushing);
 /* -S: the bytes (records, in line mode) to stop at have been written. */
 bool		relay_reached(const struct relay *r);
 /*

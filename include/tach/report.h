@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026, the tach developers
  *
- * The reporter: the one output layer of the copy (display.c) and of watch
+ * The reporter: the one output layer of the copy (session.c) and of watch
  * mode (watch.c).  It takes the state of each line as numbers and text
  * and writes it as a bar (one line, or a stacked block redrawn in place),
  * as -n percentages, as JSON objects, and as the --stats and SIGUSR1
@@ -23,6 +23,27 @@
 #include "tach/term.h"
 
 /* Several -o: one output's share of the copy, for JSON. */
+/*
+ * How a line looks, as the command line asked, for every way of drawing
+ * one (a copy's, a watch's, -Q's): the top fills it from its options.
+ */
+struct report_look {
+	const char	*name;		/* -N, or NULL */
+	const char	*prefix;	/* -p, or NULL */
+	const char	*format;	/* -F's layout, or NULL */
+	enum render_style bar_style;	/* -u */
+	enum render_unit unit;		/* bytes, or bits (-8) */
+	int		 width;		/* -w; 0: the terminal's */
+	bool		 numeric;	/* -n */
+	bool		 json;		/* --format json */
+	bool		 force;		/* --force */
+	bool		 gauge;		/* -g */
+	bool		 cursor;	/* -c */
+	bool		 stats;		/* --stats */
+	double		 interval;	/* -i: seconds between redraws */
+	double		 average_window; /* -m: seconds, or 0: the run */
+};
+
 struct report_output {
 	const char		*name;
 	uint64_t		 bytes;		/* it took */

@@ -11,7 +11,31 @@
 #ifndef TACH_WATCH_H
 #define TACH_WATCH_H
 
-#include "tach/options.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tach/report.h"
+
+/* -d PID[:FD]: a process, and one descriptor of it or (-1) every file. */
+struct watch_target {
+	long		 pid;
+	int		 fd;
+};
+
+/* What -d watches, and how. */
+struct watch_config {
+	struct report_look	 look;
+	const struct watch_target *pids;	/* each -d PID[:FD], in order */
+	size_t			 npids;
+	const char *const	*names;		/* each -d NAME, in order */
+	size_t			 nnames;
+	bool			 wait_for;	/* --wait-for */
+	bool			 once;		/* --once */
+	bool			 pipeline;	/* --pipeline */
+	int			 open;		/* 'r' --reading, 'w' --writing */
+	const char		*size_file;	/* -l @FILE's file, or NULL */
+	double			 delay;		/* -D */
+};
 
 /*
  * Watches until every process watched has exited (with a descriptor,
@@ -19,6 +43,6 @@
  * for new ones until a signal.  Returns 0; exits 1 with a message when no
  * process is found, or one may not be inspected.
  */
-int	watch_run(const struct options *opts);
+int	watch_run(const struct watch_config *c);
 
 #endif

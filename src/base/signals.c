@@ -120,38 +120,23 @@ on_fault(int sig)
  * loop can redraw during a stall.  Every other signal waits while the
  * handler runs, so none is lost in its read-modify-write of the bits.
  */
-static void
-catch_keeping(int sig, int flags, struct sigaction *old)
+static int
+set_handler(int sig, void (*handler)(int), int flags, struct sigaction *old)
 {
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
+	sa.sa_handler = handler;
 	sa.sa_flags = flags;
 	sigfillset(&sa.sa_mask);
-	if (sigaction(sig, &sa, old) == -1)
-		report_err(1, "sigaction");
+	return sigaction(sig, &sa, old);
 }
 
 static void
 catch(int sig, int flags)
 {
-	catch_keeping(sig, flags, NULL);
-}
-
-/*
- * Caught at once, before the others are even looked at: a report asked
- * for as tach starts finds its handler.  The parent's choice is kept for
- * cmd all the same.
- */
-static void
-catch_first(int sig)
-{
-	struct sigaction old;
-
-	catch_keeping(sig, 0, &old);
-	if (old.sa_handler == SIG_IGN)
-		sigaddset(&inherited_ignored, sig);
+	if (set_handler(sig, on_signal, flags, NULL) == -1)
+		report_err(1, "sigaction");
 }
 
 bool
@@ -160,7 +145,31 @@ signals_ignored(int sig)
 	return sigismember(&inherited_ignored, sig) == 1;
 }
 
-/* Catches sig unless the parent chose to ignore it (nohup, trap '' PIPE). */
+/*
+ * Caught, and the parent's choice learnt in the same call; a signal the
+ * parent ignored (nohup, trap '' PIPE) is ignored again at once unless
+ * tach must see it.  All signals are blocked meanwhile (signals_install),
+ * and setting SIG_IGN discards one that came in between.
+ */
+static void
+take_over(int sig, void (*handler)(int), int flags, bool even_ignored)
+{
+	struct sigaction old;
+
+	if (set_handler(sig, handler, flags, &old) == -1) {
+		/* one the system keeps (valgrind: a real-time one) */
+		if (errno == EINVAL)
+			return;
+		report_err(1, "sigaction");
+	}
+	if (old.sa_handler != SIG_IGN)
+		return;
+	sigaddset(&inherited_ignored, sig);
+	if (!even_ignored && sigaction(sig, &old, NULL) == -1)
+		report_err(1, "sigaction");
+}
+
+/* Catches sig unless the parent chose to ignore it; then as before. */
 static void
 catch_unless_ignored(int sig)
 {
@@ -168,49 +177,52 @@ catch_unless_ignored(int sig)
 		catch(sig, 0);
 }
 
+/*
+ * One call a signal (a start as light as pv's): each is caught as its
+ * parent's choice is read.  Those caught later (the display's, -R's) are
+ * only read, so that a child gets the parent's choice back.
+ */
 void
 signals_install(void)
 {
+	static const int later[] = { SIGWINCH, SIGTSTP, SIGCONT, SIGTTOU,
+	    SIGIO };
 	struct sigaction old;
+	sigset_t all, mask;
 
 	sigemptyset(&inherited_ignored);
-	/* the report comes at once, as dd's, even while a call is blocked */
-	catch_first(SIGUSR1);
+	sigfillset(&all);
+	/* a SIGUSR1 sent now waits for its handler, as dd's report does */
+	sigprocmask(SIG_BLOCK, &all, &mask);
+	take_over(SIGUSR1, on_signal, 0, true);
 #ifdef HAVE_SIGINFO
-	catch_first(SIGINFO);
+	take_over(SIGINFO, on_signal, 0, true);
 #endif
-	for (int sig = 1; sig < NSIG; sig++)
-		if (sigaction(sig, NULL, &old) == 0 &&
-		    old.sa_handler == SIG_IGN)
-			sigaddset(&inherited_ignored, sig);
-	catch_unless_ignored(SIGPIPE);
-	catch_unless_ignored(SIGINT);
-	catch_unless_ignored(SIGTERM);
-	catch_unless_ignored(SIGHUP);
+	take_over(SIGPIPE, on_signal, 0, false);
+	take_over(SIGINT, on_signal, 0, false);
+	take_over(SIGTERM, on_signal, 0, false);
+	take_over(SIGHUP, on_signal, 0, false);
 	for (size_t i = 0; i < NITEMS(terminating); i++)
-		catch_unless_ignored(terminating[i]);
+		take_over(terminating[i], on_signal, 0, false);
 #ifdef SIGRTMIN
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
-		catch_unless_ignored(sig);
+		take_over(sig, on_signal, 0, false);
 #endif
 	/* someone else's SIGALRM must not kill a copy (progress(1) goes on) */
-	catch_unless_ignored(SIGALRM);
+	take_over(SIGALRM, on_signal, 0, false);
 	/*
 	 * Even if the parent ignored it: then the children would be reaped
 	 * unseen and waitpid fail, losing cmd's status.  cmd gets the
 	 * parent's choice back (signals_reset_child).
 	 */
-	catch(SIGCHLD, SA_RESTART | SA_NOCLDSTOP);
-	for (size_t i = 0; i < NITEMS(faults); i++) {
-		struct sigaction sa;
-
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_fault;
-		sigfillset(&sa.sa_mask);
-		if (!signals_ignored(faults[i]) &&
-		    sigaction(faults[i], &sa, NULL) == -1)
-			report_err(1, "sigaction");
-	}
+	take_over(SIGCHLD, on_signal, SA_RESTART | SA_NOCLDSTOP, true);
+	for (size_t i = 0; i < NITEMS(faults); i++)
+		take_over(faults[i], on_fault, 0, false);
+	for (size_t i = 0; i < NITEMS(later); i++)
+		if (sigaction(later[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			sigaddset(&inherited_ignored, later[i]);
+	sigprocmask(SIG_SETMASK, &mask, NULL);
 }
 
 void

@@ -11,15 +11,6 @@
 
 #include "tach/compat.h"
 
-const bool compat_abstract_sockets = false;
-
-void
-compat_title_init(int argc, char *argv[])
-{
-	(void)argc;
-	(void)argv;
-}
-
 void
 compat_title(const char *fmt, ...)
 {
@@ -48,11 +39,4 @@ compat_closefrom(int lowfd)
 {
 	for (int fd = lowfd; fd < getdtablesize(); fd++)
 		(void)close(fd);
-}
-
-int
-compat_process_hold(pid_t pid)
-{
-	(void)pid;
-	return -1;
 }

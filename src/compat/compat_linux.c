@@ -2,11 +2,12 @@
  * SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026, the tach developers
  *
- * The compat layer on Linux (compat.h): libbsd's setproctitle and
- * closefrom, pidfd_open(2), abstract socket names, descriptors reopened
- * through /proc, the peer's PID, the memory cgroup's limit, a disk's
- * counters in sysfs, the files closed by inotify.  The pipes'
- * part is compat_pipes_linux.c (or compat_nosplice.c).
+ * The compat layer on Linux (compat.h): room made for libbsd's
+ * setproctitle, pidfd_open(2), abstract socket names, descriptors
+ * reopened through /proc, the peer's PID, the memory cgroup's limit, a
+ * disk's counters in sysfs, the files closed by inotify.  The title
+ * itself, closefrom and posix_fallocate are compat_bsdlike.c's; the
+ * pipes' part is compat_pipes_linux.c (or compat_nosplice.c).
  */
 #define _GNU_SOURCE		/* struct ucred */
 #include <sys/inotify.h>
@@ -19,7 +20,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,30 +49,6 @@ compat_title_init(int argc, char *argv[])
 	/* libbsd copies all but the name, which getprogname() will keep */
 	if ((name = strdup(argv[0])) != NULL)
 		argv[0] = name;
-}
-
-void
-compat_title(const char *fmt, ...)
-{
-	char title[128];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(title, sizeof(title), fmt, ap);
-	va_end(ap);
-	setproctitle("%s", title);
-}
-
-int
-compat_reserve(int fd, size_t size)
-{
-	return posix_fallocate(fd, 0, (off_t)size);
-}
-
-void
-compat_closefrom(int lowfd)
-{
-	closefrom(lowfd);
 }
 
 int

@@ -3,18 +3,36 @@
  * Copyright (c) 2026, the tach developers
  *
  * The compat layer where Linux's /proc and cgroups are not (the BSDs,
- * macOS): no file reopened by its descriptor, no peer's PID to check (the
- * control socket is a file there, which no other namespace reaches), the
- * physical memory as the limit, no file system in memory to tell apart,
- * no disk's own counters, no watch on the files closed (kqueue's
- * EVFILT_VNODE sees writes, not a reader's close), buffers as malloc
- * gives them.
+ * macOS): no abstract socket names, no room to make for a title (the
+ * BSDs' setproctitle needs none; macOS has none), no descriptor that
+ * holds a process (pidfd), no file reopened by its descriptor, no peer's
+ * PID to check (the control socket is a file there, which no other
+ * namespace reaches), the physical memory as the limit, no file system
+ * in memory to tell apart, no disk's own counters, no watch on the files
+ * closed (kqueue's EVFILT_VNODE sees writes, not a reader's close),
+ * buffers as malloc gives them.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "tach/compat.h"
+
+const bool compat_abstract_sockets = false;
+
+void
+compat_title_init(int argc, char *argv[])
+{
+	(void)argc;
+	(void)argv;
+}
+
+int
+compat_process_hold(pid_t pid)
+{
+	(void)pid;
+	return -1;
+}
 
 int
 compat_reopen(int fd, int flags)

@@ -526,37 +526,37 @@ send_request(int letter, long pid, const char *req, size_t len)
 }
 
 int
-control_send(const struct options *opts)
+control_send(const struct control_request *c)
 {
 	char req[REQUEST_MAX], msg[ANSWER_MAX], num[32];
-	long pid = opts->remote_pid;
+	long pid = c->pid;
 	size_t len = 0;
 	bool fits = true;
 	int fd;
 
-	if (opts->rate_limit > 0) {
-		snprintf(num, sizeof(num), "%lld", opts->rate_limit);
+	if (c->rate_limit > 0) {
+		snprintf(num, sizeof(num), "%lld", c->rate_limit);
 		fits &= add_record(req, &len, sizeof(req),
-		    opts->rate_in_bytes ? 'B' : 'L', num);
+		    c->rate_in_bytes ? 'B' : 'L', num);
 	}
-	if (opts->read_limit > 0) {
-		snprintf(num, sizeof(num), "%lld", opts->read_limit);
+	if (c->read_limit > 0) {
+		snprintf(num, sizeof(num), "%lld", c->read_limit);
 		fits &= add_record(req, &len, sizeof(req), 'r', num);
 	}
-	if (opts->name != NULL)
-		fits &= add_record(req, &len, sizeof(req), 'N', opts->name);
-	if (opts->prefix != NULL)
-		fits &= add_record(req, &len, sizeof(req), 'p', opts->prefix);
-	if (opts->interval_given) {
-		snprintf(num, sizeof(num), "%.17g", opts->interval);
+	if (c->name != NULL)
+		fits &= add_record(req, &len, sizeof(req), 'N', c->name);
+	if (c->prefix != NULL)
+		fits &= add_record(req, &len, sizeof(req), 'p', c->prefix);
+	if (c->interval_given) {
+		snprintf(num, sizeof(num), "%.17g", c->interval);
 		fits &= add_record(req, &len, sizeof(req), 'i', num);
 	}
-	if (opts->width > 0) {
-		snprintf(num, sizeof(num), "%d", opts->width);
+	if (c->width > 0) {
+		snprintf(num, sizeof(num), "%d", c->width);
 		fits &= add_record(req, &len, sizeof(req), 'w', num);
 	}
-	if (opts->format != NULL)
-		fits &= add_record(req, &len, sizeof(req), 'F', opts->format);
+	if (c->format != NULL)
+		fits &= add_record(req, &len, sizeof(req), 'F', c->format);
 	if (!fits)
 		report_errx(1,
 		    "-R %ld: the name, prefix and format are too long", pid);

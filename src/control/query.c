@@ -23,35 +23,36 @@
  */
 static void
 draw_state(struct reporter *out, struct report_line *l,
-    const struct options *opts, char **label)
+    const struct report_look *look, char **label)
 {
-	if (opts->name != NULL)
-		l->state.name = opts->name;
+	if (look->name != NULL)
+		l->state.name = look->name;
 	if (l->state.unit != RENDER_LINES)
-		l->state.unit = opts->byte_unit;
+		l->state.unit = look->unit;
 	free(*label);
-	*label = report_label(l->state.name, NULL, opts->prefix);
+	*label = report_label(l->state.name, NULL, look->prefix);
 	l->state.prefix = *label;
-	if (opts->numeric)
+	if (look->numeric)
 		report_numeric(out, l);
-	if (opts->json)
+	if (look->json)
 		report_json(l);
 	report_draw(out, &l->state, 1);
 }
 
 int
-query_run(const struct options *opts)
+query_run(const struct query_config *c)
 {
 	struct reporter out;
 	struct report_line l;
 	char name[256 + 1] = "";
 	char *label = NULL;
-	bool machine = opts->numeric || opts->json, ended = false, seen = false;
-	int fd = control_query(opts->query_pid), got = 0, error;
+	bool machine = c->look.numeric || c->look.json, ended = false;
+	bool seen = false;
+	int fd = control_query(c->pid), got = 0, error;
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
-	report_open(&out, STDERR_FILENO, !opts->quiet && !machine,
-	    opts->force, opts->width, opts->format, opts->bar_style);
+	report_open(&out, STDERR_FILENO, !c->quiet && !machine,
+	    c->look.force, c->look.width, c->look.format, c->look.bar_style);
 	for (;;) {
 		/*
 		 * ^C, or a hang-up: this tach ends, the copy not.  Looked at
@@ -73,7 +74,7 @@ query_run(const struct options *opts)
 		seen = true;
 		if ((ended = l.state.final))
 			report_closing(&out);
-		draw_state(&out, &l, opts, &label);
+		draw_state(&out, &l, &c->look, &label);
 		if (ended)
 			break;
 	}
@@ -83,15 +84,15 @@ query_run(const struct options *opts)
 	close(fd);
 	/* a line cut short once states came: the copy died writing it */
 	if (error == EBADMSG && !seen)
-		report_errx(1, "-Q %ld: refused: %s", opts->query_pid,
+		report_errx(1, "-Q %ld: refused: %s", c->pid,
 		    text_safe(name));
 	if (error != 0 && error != EBADMSG)
-		report_errc(1, error, "-Q %ld", opts->query_pid);
+		report_errc(1, error, "-Q %ld", c->pid);
 	if (!ended)
 		report_errx(1, "-Q %ld: the copy ended without its closing "
-		    "state (killed?)", opts->query_pid);
+		    "state (killed?)", c->pid);
 	if (l.result != NULL && strcmp(l.result, "complete") != 0) {
-		report_warnx("-Q %ld: the copy ended: %s", opts->query_pid,
+		report_warnx("-Q %ld: the copy ended: %s", c->pid,
 		    l.result);
 		return 1;
 	}

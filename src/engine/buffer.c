@@ -344,8 +344,7 @@ ring_free(struct relay_ring *g)
 	free(g);
 }
 
-/* The ring's fill now (r->ring_fill while the tier runs). */
-static bool
+bool
 ring_fill(const struct relay *r, struct relay_fill *f)
 {
 	struct relay_ring *g = r->ring;
@@ -360,16 +359,6 @@ ring_fill(const struct relay *r, struct relay_fill *f)
 	f->filling = !g->writing && g->filled > 0 && !g->ended;
 	pthread_mutex_unlock(&g->lock);
 	return true;
-}
-
-bool
-relay_fill(const struct relay *r, struct relay_fill *f)
-{
-	if (r->ring == NULL) {
-		*f = r->fill;
-		return r->has_fill;
-	}
-	return ring_fill(r, f);
 }
 
 void
@@ -638,7 +627,7 @@ fill(void *arg)
 	int error = 0;
 
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
-	tier_pace_start(&pace, r->in);
+	tier_pace_start(&pace, r->in, -1);
 	while ((s = room_for(r, g, &len, &at)) != NULL &&
 	    (len = paced(g, len)) > 0) {
 		/* the input, or the writer's word to stop, whichever first */
@@ -662,7 +651,7 @@ fill(void *arg)
 			break;
 		held(g, s, (size_t)n);
 		/* fewer, larger moves: fewer wakes of the writer too */
-		tier_let_fill(&pace, r->in, (size_t)n, (size_t)n < len);
+		tier_pace_after(&pace, (size_t)n, (size_t)n < len);
 	}
 	pthread_mutex_lock(&g->lock);
 	g->ended = true;
@@ -828,12 +817,13 @@ copy_out(struct relay *r, int fd, size_t n, enum relay_end *end)
 
 /*
  * Out of a pipe slot: n bytes passed on to the output, not copied, or
- * copied where it takes no splice (a terminal, a file opened to append).
+ * copied where it takes no splice (a terminal, a file opened to append);
+ * a slow reader's pipe let drain between moves.
  * False, with *end set, when the run must end.
  */
 static bool
 splice_out(struct relay *r, struct relay_ring *g, struct slot *s, size_t n,
-    enum relay_end *end)
+    struct tier_pace *pace, enum relay_end *end)
 {
 	ssize_t m;
 
@@ -844,6 +834,7 @@ splice_out(struct relay *r, struct relay_ring *g, struct slot *s, size_t n,
 			if (!tier_count(r, NULL, (size_t)m, end))
 				return false;
 			n -= (size_t)m;
+			tier_pace_after(pace, (size_t)m, false);
 			continue;
 		}
 		if (m == 0)
@@ -865,10 +856,12 @@ static enum relay_end
 drain(struct relay *r, struct relay_ring *g)
 {
 	enum relay_end end;
+	struct tier_pace pace;
 	struct slot *s;
 	unsigned char *p;
 	size_t len, n;
 
+	tier_pace_start(&pace, -1, r->out);
 	for (;;) {
 		if ((len = tier_chunk(r, &end)) == 0)
 			return end;
@@ -890,7 +883,7 @@ drain(struct relay *r, struct relay_ring *g)
 			n = tier_records_allowed(r, p, n, true);
 			if (!tier_write(r, p, n, &end))
 				return end;
-		} else if (!splice_out(r, g, s, n, &end))
+		} else if (!splice_out(r, g, s, n, &pace, &end))
 			return end;
 		pthread_mutex_lock(&g->lock);
 		s->off += p != NULL ? n : 0;

@@ -101,6 +101,7 @@ struct digest_alg {
 	char		*expected;	/* ALG:HEX's HEX, or NULL */
 	const EVP_MD	*md;
 	EVP_MD_CTX	*ctx;
+	bool		 failed;	/* the library refused an update */
 	char		 hex[DIGEST_HEX_MAX];	/* once ended */
 };
 
@@ -213,8 +214,10 @@ void
 digest_update(struct digest *d, const void *data, size_t len)
 {
 	pthread_mutex_lock(&d->lock);
+	/* one refused update, and no digest of it can be the stream's */
 	for (size_t i = 0; i < d->n; i++)
-		(void)crypto.update(d->alg[i].ctx, data, len);
+		if (crypto.update(d->alg[i].ctx, data, len) != 1)
+			d->alg[i].failed = true;
 	pthread_mutex_unlock(&d->lock);
 }
 
@@ -224,18 +227,18 @@ digest_count(const struct digest *d)
 	return d->n;
 }
 
-/* ctx's digest so far, finished in a copy, as hex. */
+/* a's digest so far, finished in a copy, as hex; "" if there is none. */
 static void
-finish_copy(const EVP_MD_CTX *ctx, char *hex)
+finish_copy(const struct digest_alg *a, char *hex)
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int len = 0;
 	EVP_MD_CTX *copy;
 
 	hex[0] = '\0';
-	if ((copy = crypto.ctx_new()) == NULL)
+	if (a->failed || (copy = crypto.ctx_new()) == NULL)
 		return;
-	if (crypto.copy(copy, ctx) == 1 &&
+	if (crypto.copy(copy, a->ctx) == 1 &&
 	    crypto.final(copy, md, &len) == 1)
 		for (unsigned int i = 0; i < len; i++)
 			snprintf(hex + 2 * i, 3, "%02x", md[i]);
@@ -249,7 +252,7 @@ digest_hex(struct digest *d, size_t i, char *hex)
 	if (d->ended)
 		memcpy(hex, d->alg[i].hex, DIGEST_HEX_MAX);
 	else
-		finish_copy(d->alg[i].ctx, hex);
+		finish_copy(&d->alg[i], hex);
 	pthread_mutex_unlock(&d->lock);
 	return d->alg[i].name;
 }
@@ -259,7 +262,7 @@ digest_end(struct digest *d)
 {
 	pthread_mutex_lock(&d->lock);
 	for (size_t i = 0; i < d->n && !d->ended; i++)
-		finish_copy(d->alg[i].ctx, d->alg[i].hex);
+		finish_copy(&d->alg[i], d->alg[i].hex);
 	d->ended = true;
 	pthread_mutex_unlock(&d->lock);
 }

@@ -435,7 +435,7 @@ stage_take(struct stage *s, size_t len, bool exact)
 	 * than it asked for left the pipe empty; one that a block or the
 	 * buffer cut short did not, and the pipe is asked what is left.
 	 */
-	tier_let_fill(&s->pace, s->in, done, drained);
+	tier_pace_after(&s->pace, done, drained);
 	return true;
 }
 
@@ -485,7 +485,8 @@ stage_run(void *arg)
 	struct fanout *f = s->fan;
 	ssize_t t;
 
-	tier_pace_start(&s->pace, s->in);	/* in its own thread: the slack */
+	/* in its own thread: the timer slack is a thread's */
+	tier_pace_start(&s->pace, s->in, -1);
 	while (!idle(s)) {
 		t = s->next != -1 ? pass_on(s) : (ssize_t)TEE_MAX;
 		if (t <= 0 || !stage_take(s, (size_t)t, s->next != -1))

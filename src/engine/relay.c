@@ -234,6 +234,28 @@ relay_run(struct relay *r)
 }
 
 bool
+relay_fill(const struct relay *r, struct relay_fill *f)
+{
+	if (r->ring == NULL) {
+		*f = r->fill;	/* its last, once freed */
+		return r->has_fill;
+	}
+	return ring_fill(r, f);
+}
+
+bool
+relay_outputs_stalled(struct relay *r, uint64_t taken, bool flushing)
+{
+	/* a disk in its last flush takes nothing new, and is no stall */
+	if (flushing)
+		r->moved_at = clock_now();
+	if (r->stall_timeout == 0 || !tier_unmoved(r, taken))
+		return false;
+	r->stalled_side = RELAY_OUTPUT;
+	return true;
+}
+
+bool
 relay_reached(const struct relay *r)
 {
 	return tier_reached(r);

@@ -21,6 +21,18 @@
 #include "tach/signals.h"
 #include "tier.h"
 
+bool
+tier_unmoved(struct relay *r, uint64_t moved)
+{
+	double now = clock_now();
+
+	if (moved != r->moved) {
+		r->moved = moved;
+		r->moved_at = now;
+	}
+	return now - r->moved_at >= r->stall_timeout;
+}
+
 /*
  * --stall-timeout: whether nothing was read or written for that long; if
  * so, which side held it up.  A buffer that holds bytes waits on its
@@ -33,14 +45,8 @@ stalled(struct relay *r)
 	struct pollfd pfd = { .fd = r->out, .events = POLLOUT };
 	struct relay_fill f;
 	bool ring = r->ring_fill != NULL && r->ring_fill(r, &f);
-	uint64_t moved = r->bytes + (ring ? f.taken : 0);
-	double now = clock_now();
 
-	if (moved != r->moved) {
-		r->moved = moved;
-		r->moved_at = now;
-	}
-	if (now - r->moved_at < r->stall_timeout)
+	if (!tier_unmoved(r, r->bytes + (ring ? f.taken : 0)))
 		return false;
 	r->stalled_side = (ring ? f.held > 0 && !f.filling :
 	    poll(&pfd, 1, 0) == 0) ?
@@ -49,32 +55,51 @@ stalled(struct relay *r)
 }
 
 void
-tier_pace_start(struct tier_pace *p, int in)
+tier_pace_start(struct tier_pace *p, int in, int out)
 {
-	p->pace.last = p->pace.rate = 0;
-	p->capacity = compat_grow_pipe(in, 0);
-	/* pauses of tens of microseconds, against a default slack of 50 */
-	compat_fine_timer();
+	p->pace = (struct pace){ 0 };
+	p->in = in;
+	p->out = out;
+	p->capacity = in == -1 ? 0 : compat_grow_pipe(in, 0);
+	p->out_capacity = out == -1 ? 0 : compat_grow_pipe(out, 0);
+	/* an input's pauses of tens of microseconds, against a slack of 50 */
+	if (p->capacity > 0)
+		compat_fine_timer();
+}
+
+/* Bytes in a pipe, from either end; 0 if it cannot be told. */
+static size_t
+in_pipe(int fd)
+{
+	int queued;
+
+	if (ioctl(fd, FIONREAD, &queued) == -1 || queued < 0)
+		return 0;
+	return (size_t)queued;
 }
 
 void
-tier_let_fill(struct tier_pace *p, int in, size_t moved, bool drained)
+tier_pace_after(struct tier_pace *p, size_t moved, bool drained)
 {
-	struct timespec now, pause;
-	int queued;
-	long ns;
+	struct timespec pause;
+	size_t queued = 0;
+	long ns, drain;
 
-	if (p == NULL || p->capacity == 0 ||
-	    clock_gettime(CLOCK_MONOTONIC, &now) == -1)
-		return;		/* files: no pipe to fill */
-	if (drained || pace_large_move(moved, p->capacity) ||
-	    ioctl(in, FIONREAD, &queued) == -1 || queued < 0)
-		queued = 0;
-	ns = pace_after(&p->pace, (double)now.tv_sec +
-	    (double)now.tv_nsec / 1e9, moved, (size_t)queued, p->capacity);
+	if (p == NULL || (p->capacity == 0 && p->out_capacity == 0))
+		return;		/* files: no pipe to fill or drain */
+	/* with no input pipe, a move of 0 capacity is large: rate only */
+	if (p->capacity > 0 && !drained &&
+	    !pace_large_move(moved, p->capacity))
+		queued = in_pipe(p->in);
+	ns = pace_after(&p->pace, clock_now(), moved, queued, p->capacity);
+	/* a fast reader is not asked: it could not be waited for */
+	if (p->out_capacity > 0 && pace_may_drain(&p->pace, p->out_capacity) &&
+	    (drain = pace_drain(&p->pace, in_pipe(p->out),
+	    p->out_capacity)) > ns)
+		ns = drain;
 	if (ns > 0) {
-		pause.tv_sec = 0;
-		pause.tv_nsec = ns;
+		pause.tv_sec = ns / 1000000000;
+		pause.tv_nsec = ns % 1000000000;
 		(void)nanosleep(&pause, NULL);
 	}
 }

@@ -51,30 +51,46 @@ struct relay_ring	*ring_new(size_t size, int write_at, int read_at,
  * memory.  If it cannot be had, tach exits saying why.
  */
 int			 ring_file(const char *path, size_t size);
+/* r's ring's fill now, under its lock (relay_fill; r->ring_fill). */
+bool			 ring_fill(const struct relay *r, struct relay_fill *f);
 void			 ring_free(struct relay_ring *g);
 
 /*
  * After a move out of a pipe, let the pipe fill to about half before the
  * next: a producer writing 4 KiB or 64 KiB blocks otherwise wakes tach
  * for every block.  The pause follows the stream's rate (pace_after), so
- * a small pipe is not left full with its writer stopped, and a trickle
- * is never held back.  No byte waits in tach: it waits in the pipe (the
- * buffer tier alone gathers a trickle, for at most a few milliseconds).
+ * a small pipe is not left full with its writer stopped; a slower stream
+ * of small writes is let gather for up to 10 ms, and a trickle is never
+ * held back.  No byte waits in tach: it waits in the pipe (the buffer
+ * tier alone gathers a trickle, for at most a few milliseconds).  After
+ * a move into a pipe that a slow reader leaves full, let it drain to
+ * about half (pace_drain): the reader has the other half meanwhile.
  */
 struct tier_pace {
 	struct pace	 pace;
+	int		 in, out;	/* the pipes, or -1 */
 	size_t		 capacity;	/* of the input pipe; 0: not one */
+	size_t		 out_capacity;	/* of the output pipe; 0: not one */
 };
 
-/* Pacing for the input in, from the thread that moves out of it. */
-void		tier_pace_start(struct tier_pace *p, int in);
 /*
- * moved bytes came out of in: waits while it fills, if p is not NULL.
- * drained: fewer came than were asked for, so in is taken as empty
- * without asking it (a trickle's every move would ask).
+ * Pacing for the input pipe in and the output pipe out (-1: not a pipe,
+ * or not paced), from the thread that moves between them.
  */
-void		tier_let_fill(struct tier_pace *p, int in, size_t moved,
+void		tier_pace_start(struct tier_pace *p, int in, int out);
+/*
+ * moved bytes went from in to out: waits while in fills and out drains,
+ * if p is not NULL.  drained: fewer came than were asked for, so in is
+ * taken as empty without asking it (a trickle's every move would ask).
+ */
+void		tier_pace_after(struct tier_pace *p, size_t moved,
 		    bool drained);
+/*
+ * --stall-timeout's one clock: moved is the count that shows the run is
+ * moving (the relay's, or its outputs' once it has ended); true once it
+ * has stayed the same for the timeout.
+ */
+bool		tier_unmoved(struct relay *r, uint64_t moved);
 /*
  * Bytes the next call may move (paced by -L, bounded by -S); 0 to stop,
  * with *end saying why (RELAY_AT_SIZE or RELAY_STOPPED).  *end is

@@ -73,7 +73,7 @@ splice_moved(struct relay *r, ssize_t n, const unsigned char *data,
 	if (n > 0) {
 		if (!tier_count(r, data, (size_t)n, end))
 			return -1;
-		tier_let_fill(paced, r->in, (size_t)n, false);
+		tier_pace_after(paced, (size_t)n, false);
 		return 1;
 	}
 	if (n == 0)
@@ -317,14 +317,14 @@ zerocopy_run(struct relay *r, enum relay_end *end)
 	    !(flags & O_APPEND);
 	if (!files && !S_ISFIFO(in.st_mode) && !S_ISFIFO(out.st_mode))
 		return false;
-	if (S_ISFIFO(in.st_mode)) {
+	if (S_ISFIFO(in.st_mode))
 		compat_grow_pipe(r->in, r->bufsize);
-		tier_pace_start(&paced, r->in);
-	}
 	if (S_ISFIFO(out.st_mode))
 		compat_grow_pipe(r->out, r->bufsize);
+	tier_pace_start(&paced, S_ISFIFO(in.st_mode) ? r->in : -1,
+	    S_ISFIFO(out.st_mode) ? r->out : -1);
 	if (r->separator != -1)
-		return lines_run(r, S_ISFIFO(in.st_mode) ? &paced : NULL, end);
+		return lines_run(r, &paced, end);
 	do {
 		if ((len = tier_chunk(r, end)) == 0) {
 			go = -1;
@@ -343,8 +343,7 @@ zerocopy_run(struct relay *r, enum relay_end *end)
 		}
 		n = move(r, files, len);
 		go = splice_moved(r, n, NULL, files ? SIDE_READ :
-		    splice_side(&in, &out), S_ISFIFO(in.st_mode) ? &paced :
-		    NULL, end);
+		    splice_side(&in, &out), &paced, end);
 	} while (go == 1);
 	return go == -1;
 }

@@ -508,12 +508,43 @@ json_outputs(const struct report_line *l)
 		fputc(']', stderr);
 	if (l->nhashes > 0)
 		fputs(",\"hash\":{", stderr);
-	for (size_t i = 0; i < l->nhashes; i++)
-		fprintf(stderr, "%s\"%s\":\"%s\"", i > 0 ? "," : "",
-		    l->hashes[i].alg, l->hashes[i].hex);
+	for (size_t i = 0; i < l->nhashes; i++) {
+		fprintf(stderr, "%s\"%s\":", i > 0 ? "," : "",
+		    l->hashes[i].alg);
+		/* null: the library failed to make it (said beside) */
+		if (l->hashes[i].hex[0] != '\0')
+			fprintf(stderr, "\"%s\"", l->hashes[i].hex);
+		else
+			fputs("null", stderr);
+	}
 	if (l->nhashes > 0)
 		fputc('}', stderr);
 }
+/*
+ * JSON's and --log's size, percent and eta, in one form: the size if
+ * known, the share of it done (100 at the end, never past it), the ETA
+ * rounded up to a tenth, so that none reads 0.0 before the end.  JSON's
+ * members, each null where unknown, or CSV's three fields.
+ */
+static void
+size_and_eta(FILE *f, bool json, bool known, uint64_t size, uint64_t done,
+    double eta, bool final)
+{
+	if (known)
+		fprintf(f, json ? ",\"size\":%llu,\"percent\":%.2f" :
+		    "%llu,%.2f", (unsigned long long)size, done >= size ?
+		    100.0 : (double)done * 100 / (double)size);
+	else
+		fputs(json ? ",\"size\":null,\"percent\":null" : ",", f);
+	if (!json)
+		fputc(',', f);
+	if (eta >= 0 && !final)
+		fprintf(f, json ? ",\"eta\":%.1f" : "%.1f",
+		    ceil(eta * 10) / 10);
+	else if (json)
+		fputs(",\"eta\":null", f);
+}
+
 
 void
 report_json(const struct report_line *l)
@@ -546,16 +577,8 @@ report_json(const struct report_line *l)
 	fprintf(stderr, "\"rate\":%.1f,\"average\":%.1f", s->rate,
 	    s->average);
 	/* an empty file's size, 0, is known from the start */
-	if (s->size > 0 || l->size_known)
-		fprintf(stderr, ",\"size\":%llu,\"percent\":%.2f",
-		    (unsigned long long)s->size, s->done >= s->size ? 100.0 :
-		    (double)s->done * 100 / (double)s->size);
-	else
-		fprintf(stderr, ",\"size\":null,\"percent\":null");
-	if (s->eta >= 0 && !s->final)
-		fprintf(stderr, ",\"eta\":%.1f", ceil(s->eta * 10) / 10);
-	else
-		fprintf(stderr, ",\"eta\":null");
+	size_and_eta(stderr, true, s->size > 0 || l->size_known, s->size,
+	    s->done, s->eta, s->final);
 	json_outputs(l);
 	fprintf(stderr, ",\"final\":%s", s->final ? "true" : "false");
 	if (s->final && l->result != NULL)
@@ -604,16 +627,8 @@ report_stage_json(const struct report_stage *s)
 	json_share("waiting_disk", s->known, s->waiting_disk);
 	fprintf(stderr, ",\"bottleneck\":%s", s->bottleneck ? "true" :
 	    s->known ? "false" : "null");
-	if (s->size > 0)
-		fprintf(stderr, ",\"size\":%llu,\"percent\":%.2f",
-		    (unsigned long long)s->size, s->done >= s->size ? 100.0 :
-		    (double)s->done * 100 / (double)s->size);
-	else
-		fputs(",\"size\":null,\"percent\":null", stderr);
-	if (s->eta >= 0 && !s->final)
-		fprintf(stderr, ",\"eta\":%.1f", ceil(s->eta * 10) / 10);
-	else
-		fputs(",\"eta\":null", stderr);
+	size_and_eta(stderr, true, s->size > 0, s->size, s->done, s->eta,
+	    s->final);
 	fprintf(stderr, ",\"final\":%s", s->final ? "true" : "false");
 	if (s->final && s->result != NULL)
 		fprintf(stderr, ",\"result\":\"%s\"", s->result);
@@ -667,15 +682,8 @@ report_csv(FILE *f, const struct report_line *l)
 	if (lines)
 		fprintf(m, "%llu", (unsigned long long)s->count);
 	fprintf(m, ",%.1f,%.1f,", s->rate, s->average);
-	if (s->size > 0 || l->size_known)
-		fprintf(m, "%llu,%.2f", (unsigned long long)s->size,
-		    s->done >= s->size ? 100.0 :
-		    (double)s->done * 100 / (double)s->size);
-	else
-		fputc(',', m);
-	fputc(',', m);
-	if (s->eta >= 0 && !s->final)
-		fprintf(m, "%.1f", ceil(s->eta * 10) / 10);
+	size_and_eta(m, false, s->size > 0 || l->size_known, s->size, s->done,
+	    s->eta, s->final);
 	fputc(',', m);
 	if (l->buffered)
 		fprintf(m, "%llu", (unsigned long long)l->fill.held);

@@ -71,7 +71,7 @@ struct stage {
 };
 
 struct pipeline {
-	const struct options *opts;
+	const struct watch_config *cfg;
 	struct stage	*stages;	/* in order, upstream first */
 	size_t		 n;
 	double		 origin, followed;
@@ -250,8 +250,8 @@ stage_start(const struct pipeline *pl, struct stage *s, pid_t pid, double now)
 	s->last = s->first;
 	s->since = now;
 	s->hold = procfd_hold(pid);
-	meter_init(&s->in, pl->opts->average_window);
-	meter_init(&s->out, pl->opts->average_window);
+	meter_init(&s->in, pl->cfg->look.average_window);
+	meter_init(&s->out, pl->cfg->look.average_window);
 	return true;
 }
 
@@ -425,7 +425,7 @@ source_file(struct pipeline *pl, double now)
 	free(path);
 	/* the meter counts from where the file was when first seen */
 	if (pl->size != size || offset < pl->first) {
-		meter_init(&pl->progress, pl->opts->average_window);
+		meter_init(&pl->progress, pl->cfg->look.average_window);
 		pl->first = offset;
 		pl->first_at = now;
 	}
@@ -476,10 +476,10 @@ stage_state(struct pipeline *pl, struct stage *s, size_t index, double now,
 	uint64_t in = s->last.read - s->first.read;
 	struct line_source src = { .meter = &s->in, .progress = &pl->progress,
 	    .eta_size = pl->size - pl->first, .count = in, .done = pl->done,
-	    .size = pl->size, .unit = pl->opts->byte_unit,
-	    .window = pl->opts->average_window, .elapsed = now - s->since,
-	    .gauge = pl->opts->gauge, .final = s->ended, .phase = pl->phase,
-	    .prefix = s->label, .name = pl->opts->name };
+	    .size = pl->size, .unit = pl->cfg->look.unit,
+	    .window = pl->cfg->look.average_window, .elapsed = now - s->since,
+	    .gauge = pl->cfg->look.gauge, .final = s->ended, .phase = pl->phase,
+	    .prefix = s->label, .name = pl->cfg->look.name };
 	char out[32];
 
 	snprintf(s->label, sizeof(s->label), "%zu %s %d%s", index,
@@ -488,7 +488,7 @@ stage_state(struct pipeline *pl, struct stage *s, size_t index, double now,
 	line_state(&src, &s->rate_max, r);
 	r->whose_file = true;
 	render_amount((double)(s->last.written - s->first.written),
-	    pl->opts->byte_unit, out, sizeof(out));
+	    pl->cfg->look.unit, out, sizeof(out));
 	if (s->ended)
 		snprintf(s->note, sizeof(s->note), "out %s, exited", out);
 	else if (!s->share.known)
@@ -509,7 +509,7 @@ emit_stages(struct pipeline *pl, double now, bool final)
 		struct stage *s = &pl->stages[i];
 		struct report_stage *o = &s->share;
 
-		if (!pl->opts->json || s->told)
+		if (!pl->cfg->look.json || s->told)
 			continue;
 		o->stage = i;
 		o->pid = (long)s->pid;
@@ -517,8 +517,8 @@ emit_stages(struct pipeline *pl, double now, bool final)
 		o->elapsed = now - s->since;
 		o->bytes_in = s->last.read - s->first.read;
 		o->bytes_out = s->last.written - s->first.written;
-		o->rate_in = meter_rate(&s->in, pl->opts->average_window);
-		o->rate_out = meter_rate(&s->out, pl->opts->average_window);
+		o->rate_in = meter_rate(&s->in, pl->cfg->look.average_window);
+		o->rate_out = meter_rate(&s->out, pl->cfg->look.average_window);
 		o->done = pl->done;
 		o->size = pl->size;
 		o->eta = pl->size > 0 ? meter_eta(&pl->progress, pl->size -
@@ -612,20 +612,20 @@ once_stages(struct pipeline *pl, pid_t seed)
 }
 
 int
-pipeline_run(const struct options *opts)
+pipeline_run(const struct watch_config *c)
 {
-	const struct watch_target *t = &opts->watch_pids[0];
+	const struct watch_target *t = &c->pids[0];
 	struct pipeline pl;
 	struct reporter out;
 	double now, drawn;
 	int error, bits;
 
-	if (opts->nwatch_pids != 1 || opts->nwatch_names > 0 || t->fd >= 0)
+	if (c->npids != 1 || c->nnames > 0 || t->fd >= 0)
 		report_errx(1, "--pipeline follows the pipes of one process: "
 		    "-d PID");
 	memset(&pl, 0, sizeof(pl));
 	memset(&out, 0, sizeof(out));
-	pl.opts = opts;
+	pl.cfg = c;
 	pl.out = &out;
 	pl.origin = clock_now();
 	if ((error = find_stages(&pl, (pid_t)t->pid, pl.origin)) != 0) {
@@ -637,13 +637,13 @@ pipeline_run(const struct options *opts)
 	if (pl.n == 0)
 		report_errx(1, "--pipeline: process %d: no such process",
 		    (int)t->pid);
-	report_open(pl.out, STDERR_FILENO, !opts->json,
-	    opts->force || opts->once, opts->width, opts->format,
-	    opts->bar_style);
-	if (opts->cursor && !opts->once)
+	report_open(pl.out, STDERR_FILENO, !c->look.json,
+	    c->look.force || c->once, c->look.width, c->look.format,
+	    c->look.bar_style);
+	if (c->look.cursor && !c->once)
 		report_pin(pl.out);	/* a row a stage */
 	source_file(&pl, pl.origin);
-	if (opts->once)
+	if (c->once)
 		return once_stages(&pl, (pid_t)t->pid);
 	signals_install_display();
 	drawn = pl.origin;
@@ -661,7 +661,7 @@ pipeline_run(const struct options *opts)
 			end_stages(&pl, now, false);
 			return 0;
 		}
-		if (now - drawn >= opts->interval * 0.99 ||
+		if (now - drawn >= c->look.interval * 0.99 ||
 		    (bits & (SIGNAL_WINCH | SIGNAL_CONT))) {
 			source_file(&pl, now);
 			weigh(&pl);

@@ -84,6 +84,15 @@ procfd_end(struct procfd_file **files, size_t *n, int error)
 	return error;
 }
 
+int
+procfd_end_table(struct procfd_file **files, size_t *n, int error,
+    void *table, int fd, bool found)
+{
+	free(table);
+	return procfd_end(files, n, error == 0 && fd >= 0 && !found ? EBADF :
+	    error);
+}
+
 bool
 procfd_skip(int error)
 {

@@ -20,8 +20,8 @@
 
 #include "tach/procfd.h"
 
-static int
-process_state(pid_t pid, uint64_t *started)
+int
+procfd_started(pid_t pid, uint64_t *started)
 {
 	struct proc_bsdinfo bi;
 
@@ -32,12 +32,6 @@ process_state(pid_t pid, uint64_t *started)
 		*started = (uint64_t)bi.pbi_start_tvsec * 1000000 +
 		    (uint64_t)bi.pbi_start_tvusec;
 	return bi.pbi_status == SZOMB ? ESRCH : 0;
-}
-
-int
-procfd_started(pid_t pid, uint64_t *started)
-{
-	return process_state(pid, started);
 }
 
 /* Adds fd if it is a file or disk: 0, or an errno. */
@@ -79,7 +73,7 @@ procfd_list(pid_t pid, int fd, const struct procfd_known *known,
 	(void)known;	/* the table comes whole in one call */
 	*files = NULL;
 	*n = 0;
-	if ((error = process_state(pid, NULL)) != 0)
+	if ((error = procfd_started(pid, NULL)) != 0)
 		return error;
 	if (fd >= 0)
 		return procfd_end(files, n, add(pid, fd, files, n, &room));

@@ -19,8 +19,8 @@
 
 #include "tach/procfd.h"
 
-static int
-process_state(pid_t pid, uint64_t *started)
+int
+procfd_started(pid_t pid, uint64_t *started)
 {
 	struct kinfo_proc *kp;
 	int error = 0;
@@ -37,12 +37,6 @@ process_state(pid_t pid, uint64_t *started)
 }
 
 int
-procfd_started(pid_t pid, uint64_t *started)
-{
-	return process_state(pid, started);
-}
-
-int
 procfd_list(pid_t pid, int fd, const struct procfd_known *known,
     struct procfd_file **files, size_t *n)
 {
@@ -55,7 +49,7 @@ procfd_list(pid_t pid, int fd, const struct procfd_known *known,
 	(void)known;	/* the table comes whole in one call */
 	*files = NULL;
 	*n = 0;
-	if ((error = process_state(pid, NULL)) != 0)
+	if ((error = procfd_started(pid, NULL)) != 0)
 		return error;
 	if ((kf = kinfo_getfile(pid, &count)) == NULL)
 		return errno != 0 ? errno : ESRCH;
@@ -78,10 +72,7 @@ procfd_list(pid_t pid, int fd, const struct procfd_known *known,
 		};
 		error = procfd_take(files, n, &room, &e, fd, &found);
 	}
-	free(kf);
-	/* the descriptor asked for is not in the table: not open */
-	return procfd_end(files, n, error == 0 && fd >= 0 && !found ? EBADF :
-	    error);
+	return procfd_end_table(files, n, error, kf, fd, found);
 }
 
 int

@@ -63,8 +63,8 @@ slurp_proc(pid_t pid, const char *name, char *buf, size_t len)
  * ESRCH for a process that is gone or a zombie, whose files are closed;
  * its start time in *started unless it is NULL.
  */
-static int
-process_state(pid_t pid, uint64_t *started)
+int
+procfd_started(pid_t pid, uint64_t *started)
 {
 	char buf[1024];
 	int error = slurp_proc(pid, "stat", buf, sizeof(buf));
@@ -224,13 +224,13 @@ procfd_list(pid_t pid, int fd, const struct procfd_known *known,
 
 	*files = NULL;
 	*n = 0;
-	if ((error = process_state(pid, NULL)) != 0)
+	if ((error = procfd_started(pid, NULL)) != 0)
 		return error;
 	if (fd >= 0) {
 		/* one descriptor: looked at in full, for its closing */
 		error = add(pid, fd, NULL, files, n, &room);
 		/* a process that exits takes its descriptors along */
-		if (error == EBADF && process_state(pid, NULL) != 0)
+		if (error == EBADF && procfd_started(pid, NULL) != 0)
 			error = ESRCH;
 		return procfd_end(files, n, error);
 	}
@@ -256,14 +256,8 @@ procfd_list(pid_t pid, int fd, const struct procfd_known *known,
 	}
 	/* files missing because the process is exiting were not closed */
 	if (error == 0)
-		error = process_state(pid, NULL);
+		error = procfd_started(pid, NULL);
 	return procfd_end(files, n, error);
-}
-
-int
-procfd_started(pid_t pid, uint64_t *started)
-{
-	return process_state(pid, started);
 }
 
 /*

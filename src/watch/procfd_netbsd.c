@@ -23,8 +23,8 @@
 
 #include "tach/procfd.h"
 
-static int
-process_state(pid_t pid, uint64_t *started)
+int
+procfd_started(pid_t pid, uint64_t *started)
 {
 	int mib[6] = { CTL_KERN, KERN_PROC2, KERN_PROC_PID, pid,
 	    (int)sizeof(struct kinfo_proc2), 1 };
@@ -39,12 +39,6 @@ process_state(pid_t pid, uint64_t *started)
 		*started = (uint64_t)kp.p_ustart_sec * 1000000 +
 		    (uint64_t)kp.p_ustart_usec;
 	return kp.p_stat == LSZOMB ? ESRCH : 0;
-}
-
-int
-procfd_started(pid_t pid, uint64_t *started)
-{
-	return process_state(pid, started);
 }
 
 /* The path /proc gives for pid's fd, in target; "" if it gives none. */
@@ -104,7 +98,7 @@ procfd_list(pid_t pid, int fd, const struct procfd_known *known,
 	(void)known;	/* the table comes whole in one call */
 	*files = NULL;
 	*n = 0;
-	if ((error = process_state(pid, NULL)) != 0)
+	if ((error = procfd_started(pid, NULL)) != 0)
 		return error;
 	if ((kf = read_table(mib, sizeof(*kf), &count)) == NULL)
 		return errno;
@@ -127,10 +121,7 @@ procfd_list(pid_t pid, int fd, const struct procfd_known *known,
 			e.path = name_of(pid, e.fd, target, sizeof(target));
 		error = procfd_take(files, n, &room, &e, fd, &found);
 	}
-	free(kf);
-	/* the descriptor asked for is not in the table: not open */
-	return procfd_end(files, n, error == 0 && fd >= 0 && !found ? EBADF :
-	    error);
+	return procfd_end_table(files, n, error, kf, fd, found);
 }
 
 int

@@ -118,7 +118,7 @@ struct proc {
 };
 
 struct watch {
-	const struct options	*opts;
+	const struct watch_config *cfg;
 	struct proc		*procs;
 	size_t			 nprocs, room;
 	const char *const	*names;		/* by name, else NULL */
@@ -187,20 +187,20 @@ file_state(const struct watch *ws, struct watched *w, double now, bool final,
 	struct line_source src = { .meter = m, .progress = m,
 	    .eta_size = size > w->position ? size - w->first : 0,
 	    .count = w->position, .done = w->position, .size = size,
-	    .unit = ws->opts->byte_unit, .window = ws->opts->average_window,
-	    .elapsed = now - w->since, .gauge = ws->opts->gauge,
+	    .unit = ws->cfg->look.unit, .window = ws->cfg->look.average_window,
+	    .elapsed = now - w->since, .gauge = ws->cfg->look.gauge,
 	    .final = final, .phase = ws->phase, .prefix = w->label,
-	    .name = ws->opts->name };
+	    .name = ws->cfg->look.name };
 
 	line_state(&src, &w->rate_max, s);
 	if (w->meter == NULL)
 		s->stalled = w->seen_at - w->since >= METER_STALL;
-	s->one_look = ws->opts->once;
+	s->one_look = ws->cfg->once;
 	s->whose_file = true;
 	if (final && w->note[0] != '\0')
 		s->note = w->note;
 	/* written to a disk, or a file on one: what the disk says it has */
-	else if (line_disk_note(&w->disk, ws->opts->byte_unit, w->device,
+	else if (line_disk_note(&w->disk, ws->cfg->look.unit, w->device,
 	    sizeof(w->device)))
 		s->note = w->device;
 	s->wall = ws->wall;
@@ -233,16 +233,16 @@ whole_state(const struct watch *ws, struct proc *p, double now, bool final,
 	struct line_source src = { .meter = &p->whole_meter,
 	    .progress = &p->whole_meter, .eta_size = w->tree.size,
 	    .count = w->done, .done = w->done, .size = w->tree.size,
-	    .unit = ws->opts->byte_unit, .window = ws->opts->average_window,
-	    .elapsed = now - p->whole_since, .gauge = ws->opts->gauge,
-	    .final = final, .phase = ws->phase, .name = ws->opts->name };
+	    .unit = ws->cfg->look.unit, .window = ws->cfg->look.average_window,
+	    .elapsed = now - p->whole_since, .gauge = ws->cfg->look.gauge,
+	    .final = final, .phase = ws->phase, .name = ws->cfg->look.name };
 	size_t n;
 
 	/* --once: the files closed before its one look are not known */
 	n = w->nroots > 1 ? (size_t)snprintf(files, sizeof(files), " +%zu",
 	    w->nroots - 1) : 0;
 	files[n] = '\0';
-	if (w->files_known && !ws->opts->once)
+	if (w->files_known && !ws->cfg->once)
 		snprintf(files + n, sizeof(files) - n, ", %llu/%llu files",
 		    (unsigned long long)(w->files < w->tree.files ? w->files :
 		    w->tree.files), (unsigned long long)w->tree.files);
@@ -258,10 +258,11 @@ whole_state(const struct watch *ws, struct proc *p, double now, bool final,
 	else
 		snprintf(text, sizeof(text), "all of %s%s", w->root, files);
 	free(p->whole_label);
-	p->whole_label = report_label(ws->opts->name, text, ws->opts->prefix);
+	p->whole_label = report_label(ws->cfg->look.name, text,
+	    ws->cfg->look.prefix);
 	src.prefix = p->whole_label;
 	line_state(&src, &p->whole_rate_max, s);
-	s->one_look = ws->opts->once;
+	s->one_look = ws->cfg->once;
 	s->whose_file = true;
 	s->wall = ws->wall;
 	if (final && whole_age(p, now) > 0) {
@@ -334,10 +335,10 @@ find_whole(struct watch *ws, struct proc *p, double now)
 	    now - p->whole_at < 1))
 		return;
 	p->whole_at = now;
-	p->whole = whole_open(p->pid, ws->opts->size_file, &p->whole_final);
+	p->whole = whole_open(p->pid, ws->cfg->size_file, &p->whole_final);
 	one_a_family(ws, p);
 	p->whole_since = now;
-	meter_init(&p->whole_meter, ws->opts->average_window);
+	meter_init(&p->whole_meter, ws->cfg->look.average_window);
 }
 
 /*
@@ -409,7 +410,7 @@ sample_feed(const struct watch *ws, struct proc *p, double now)
 		free_feed(p);
 		p->feed_since = now;
 		p->feed_first = done;
-		meter_init(&p->feed_meter, ws->opts->average_window);
+		meter_init(&p->feed_meter, ws->cfg->look.average_window);
 		p->feed_rate_max = 0;
 	}
 	free(p->feed_path);
@@ -432,10 +433,10 @@ feed_state(const struct watch *ws, struct proc *p, double now, bool final,
 	    .eta_size = p->feed_size > p->feed_first ?
 	    p->feed_size - p->feed_first : 0,
 	    .count = p->feed_done, .done = p->feed_done,
-	    .size = p->feed_size, .unit = ws->opts->byte_unit,
-	    .window = ws->opts->average_window,
-	    .elapsed = now - p->feed_since, .gauge = ws->opts->gauge,
-	    .final = final, .phase = ws->phase, .name = ws->opts->name };
+	    .size = p->feed_size, .unit = ws->cfg->look.unit,
+	    .window = ws->cfg->look.average_window,
+	    .elapsed = now - p->feed_since, .gauge = ws->cfg->look.gauge,
+	    .final = final, .phase = ws->phase, .name = ws->cfg->look.name };
 
 	if (named(p) != NULL)
 		snprintf(text, sizeof(text), "%s %d: stdin from %d: %s",
@@ -444,10 +445,11 @@ feed_state(const struct watch *ws, struct proc *p, double now, bool final,
 		snprintf(text, sizeof(text), "stdin from %d: %s",
 		    (int)p->feed_head, p->feed_path);
 	free(p->feed_label);
-	p->feed_label = report_label(ws->opts->name, text, ws->opts->prefix);
+	p->feed_label = report_label(ws->cfg->look.name, text,
+	    ws->cfg->look.prefix);
 	src.prefix = p->feed_label;
 	line_state(&src, &p->feed_rate_max, s);
-	s->one_look = ws->opts->once;
+	s->one_look = ws->cfg->once;
 	s->whose_file = true;
 	s->wall = ws->wall;
 }
@@ -479,9 +481,9 @@ file_stats(struct watch *ws, struct proc *p, struct watched *w, double now)
 	}
 	snprintf(at, sizeof(at), "at %llu", (unsigned long long)w->position);
 	report_moved(file_whose(p, w, who, sizeof(who)), file_moved(w),
-	    ws->opts->byte_unit, now - w->since, at);
-	report_rates(ws->out, who, w->rates, ws->opts->interval,
-	    ws->opts->byte_unit);
+	    ws->cfg->look.unit, now - w->since, at);
+	report_rates(ws->out, who, w->rates, ws->cfg->look.interval,
+	    ws->cfg->look.unit);
 }
 
 /* The files of every process, and their whole copies: the block's lines. */
@@ -515,10 +517,7 @@ lines_room(struct watch *ws)
 static void
 time_of_day(struct watch *ws)
 {
-	struct timespec wall;
-
-	ws->wall = clock_gettime(CLOCK_REALTIME, &wall) == 0 ?
-	    (double)wall.tv_sec : 0;
+	ws->wall = clock_wall();
 }
 
 /*
@@ -553,11 +552,11 @@ emit_file(struct watch *ws, struct proc *p, struct watched *w, double now,
 {
 	struct report_line l;
 
-	if (ws->opts->stats)
-		stats_interval(w->rates, ws->opts->interval, now,
+	if (ws->cfg->look.stats)
+		stats_interval(w->rates, ws->cfg->look.interval, now,
 		    file_moved(w), end != END_NONE);
-	if (now - ws->origin < ws->opts->delay ||
-	    (!ws->opts->numeric && !ws->opts->json))
+	if (now - ws->origin < ws->cfg->delay ||
+	    (!ws->cfg->look.numeric && !ws->cfg->look.json))
 		return;
 	memset(&l, 0, sizeof(l));
 	file_state(ws, w, now, end != END_NONE, &l.state);
@@ -574,9 +573,9 @@ emit_file(struct watch *ws, struct proc *p, struct watched *w, double now,
 	    now - w->seen_at : -1;
 	l.on_device_known = w->disk.known;
 	l.on_device = w->disk.written;
-	if (ws->opts->numeric)
+	if (ws->cfg->look.numeric)
 		report_numeric(ws->out, &l);
-	if (ws->opts->json)
+	if (ws->cfg->look.json)
 		report_json(&l);
 }
 
@@ -586,7 +585,7 @@ emit_whole(struct watch *ws, struct proc *p, double now, enum end end)
 {
 	struct report_line l;
 
-	if (p->whole == NULL || now - ws->origin < ws->opts->delay)
+	if (p->whole == NULL || now - ws->origin < ws->cfg->delay)
 		return;
 	memset(&l, 0, sizeof(l));
 	whole_state(ws, p, now, end != END_NONE, &l.state);
@@ -604,11 +603,11 @@ emit_whole(struct watch *ws, struct proc *p, double now, enum end end)
 	l.whole = true;
 	l.files = p->whole->files < p->whole->tree.files ? p->whole->files :
 	    p->whole->tree.files;
-	l.files_known = p->whole->files_known && !ws->opts->once;
+	l.files_known = p->whole->files_known && !ws->cfg->once;
 	l.files_total = p->whole->tree.files;
-	if (ws->opts->numeric)
+	if (ws->cfg->look.numeric)
 		report_numeric(ws->out, &l);
-	if (ws->opts->json)
+	if (ws->cfg->look.json)
 		report_json(&l);
 }
 
@@ -618,7 +617,7 @@ emit_feed(struct watch *ws, struct proc *p, double now, enum end end)
 {
 	struct report_line l;
 
-	if (p->feed_path == NULL || now - ws->origin < ws->opts->delay)
+	if (p->feed_path == NULL || now - ws->origin < ws->cfg->delay)
 		return;
 	memset(&l, 0, sizeof(l));
 	feed_state(ws, p, now, end != END_NONE, &l.state);
@@ -633,9 +632,9 @@ emit_feed(struct watch *ws, struct proc *p, double now, enum end end)
 	l.numeric_fd = true;
 	l.numeric_pid = ws->names != NULL || ws->several;
 	l.sample_age = -1;
-	if (ws->opts->numeric)
+	if (ws->cfg->look.numeric)
 		report_numeric(ws->out, &l);
-	if (ws->opts->json)
+	if (ws->cfg->look.json)
 		report_json(&l);
 }
 
@@ -700,7 +699,7 @@ file_end(struct watch *ws, struct proc *p, struct watched *w, double now,
 {
 	file_last(p, w, now, end);
 	emit_file(ws, p, w, now, end);
-	if (ws->opts->stats)
+	if (ws->cfg->look.stats)
 		file_stats(ws, p, w, now);
 	forget_file(w);
 }
@@ -752,11 +751,11 @@ start(struct watch *ws, struct proc *p, struct watched *w,
 		else
 			snprintf(path, len, "%d: %s", (int)p->pid, shown);
 	}
-	w->label = report_label(ws->opts->name, path != NULL ? path : shown,
-	    ws->opts->prefix);
+	w->label = report_label(ws->cfg->look.name, path != NULL ? path : shown,
+	    ws->cfg->look.prefix);
 	free(path);
 	w->since = w->moved_at = now;
-	if (ws->opts->stats) {
+	if (ws->cfg->look.stats) {
 		if ((w->rates = calloc(1, sizeof(*w->rates))) == NULL)
 			report_err(1, "file list");
 		w->rates->last_t = now;
@@ -955,9 +954,9 @@ only_open(const struct watch *ws, struct procfd_file *got, size_t n)
 	size_t kept = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		if (ws->opts->watch_open == 0 ||
-		    (ws->opts->watch_open == 'r' && !got[i].writing) ||
-		    (ws->opts->watch_open == 'w' && got[i].writable))
+		if (ws->cfg->open == 0 ||
+		    (ws->cfg->open == 'r' && !got[i].writing) ||
+		    (ws->cfg->open == 'w' && got[i].writable))
 			got[kept++] = got[i];
 		else
 			free(got[i].path);
@@ -1024,7 +1023,7 @@ measure(const struct watch *ws, struct watched *w, double now)
 		}
 		if ((w->meter = malloc(sizeof(*w->meter))) == NULL)
 			report_err(1, "file list");
-		meter_init(w->meter, ws->opts->average_window);
+		meter_init(w->meter, ws->cfg->look.average_window);
 		/* it stood still until its last look */
 		if (w->quiet_at > w->since)
 			meter_update(w->meter, w->quiet_at - w->since, 0);
@@ -1157,7 +1156,7 @@ finish(struct watch *ws, enum end end)
 			file_last(&ws->procs[i], &ws->procs[i].files[j], now,
 			    ws->procs[i].ended != END_NONE ?
 			    (enum end)ws->procs[i].ended : end);
-	if (now - ws->origin >= ws->opts->delay)
+	if (now - ws->origin >= ws->cfg->delay)
 		draw(ws, now, true);
 	report_end(ws->out);
 	signals_timer(0);
@@ -1357,7 +1356,8 @@ next_sample(const struct watch *ws, double until_frame)
 			    (rate = meter_rate(w->meter, METER_RATE_WINDOW)) <= 0)
 				continue;
 			left = (double)(size_of(w) - w->position) / rate;
-			if (left < 2 * ws->opts->interval && left / 20 < next)
+			if (left < 2 * ws->cfg->look.interval &&
+			    left / 20 < next)
 				next = left / 20;
 		}
 	return next < 0.005 ? 0.005 : next;
@@ -1416,7 +1416,7 @@ frame(struct watch *ws, double now)
 	/* -n or JSON into a reader that left: die of it, as pv */
 	if (ferror(stderr) && errno == EPIPE && !signals_ignored(SIGPIPE))
 		signals_die(SIGPIPE);
-	if (now - ws->origin < ws->opts->delay)
+	if (now - ws->origin < ws->cfg->delay)
 		return;
 	/*
 	 * A PID given (a kernel thread, sleep on a tty): nothing to show, and
@@ -1444,43 +1444,43 @@ frame(struct watch *ws, double now)
 static void
 begin(struct watch *ws)
 {
-	const struct options *opts = ws->opts;
+	const struct watch_config *c = ws->cfg;
 	const struct watch_target *t;
 	struct stat sb;
 	int error;
 
-	ws->several = opts->nwatch_pids + opts->nwatch_names > 1;
-	for (size_t i = 0; i < opts->nwatch_pids; i++) {
-		t = &opts->watch_pids[i];
+	ws->several = c->npids + c->nnames > 1;
+	for (size_t i = 0; i < c->npids; i++) {
+		t = &c->pids[i];
 		if ((error = add_proc(ws, (pid_t)t->pid, t->fd, NULL,
 		    ws->origin)) != 0)
 			refuse_watch((pid_t)t->pid, t->fd, error);
 	}
-	if (opts->nwatch_names > 0) {
-		ws->names = opts->watch_names;
-		ws->nnames = opts->nwatch_names;
-	} else if (opts->nwatch_pids == 0) {
+	if (c->nnames > 0) {
+		ws->names = c->names;
+		ws->nnames = c->nnames;
+	} else if (c->npids == 0) {
 		ws->names = copy_tools;
 		ws->nnames = sizeof(copy_tools) / sizeof(copy_tools[0]);
 	}
 	if (ws->names != NULL && !find_more(ws, ws->origin))
 		exit(1);
-	if (ws->nprocs == 0 && !opts->wait_for) {
-		if (opts->nwatch_names == 1 && opts->watch_names != NULL &&
-		    is_path(opts->watch_names[0]) &&
-		    stat(opts->watch_names[0], &sb) != 0)
-			report_err(1, "-d %s", text_safe(opts->watch_names[0]));
-		if (opts->nwatch_names == 1 && opts->watch_names != NULL &&
-		    is_path(opts->watch_names[0]))
+	if (ws->nprocs == 0 && !c->wait_for) {
+		if (c->nnames == 1 && c->names != NULL &&
+		    is_path(c->names[0]) &&
+		    stat(c->names[0], &sb) != 0)
+			report_err(1, "-d %s", text_safe(c->names[0]));
+		if (c->nnames == 1 && c->names != NULL &&
+		    is_path(c->names[0]))
 			report_errx(1, "-d %s: no process of yours has it "
 			    "open (--wait-for waits for one)",
-			    text_safe(opts->watch_names[0]));
-		if (opts->nwatch_names == 1 && opts->watch_names != NULL)
+			    text_safe(c->names[0]));
+		if (c->nnames == 1 && c->names != NULL)
 			report_errx(1,
 			    "-d %s: no process of that name is running "
 			    "(--wait-for waits for one)",
-			    text_safe(opts->watch_names[0]));
-		if (opts->nwatch_names > 1)
+			    text_safe(c->names[0]));
+		if (c->nnames > 1)
 			report_errx(1, "-d: no process of the names given is "
 			    "running (--wait-for waits for one)");
 		report_errx(1, "-d: none of the usual copy tools is running "
@@ -1500,7 +1500,7 @@ leave_lines(struct watch *ws, struct proc *p, double now)
 
 	if (p->n + (p->whole != NULL) + (p->feed_path != NULL) == 0 ||
 	    !ws->out->active ||
-	    now - ws->origin < ws->opts->delay)
+	    now - ws->origin < ws->cfg->delay)
 		return;
 	if (p->whole != NULL)
 		whole_state(ws, p, now, true, &ws->lines[k++]);
@@ -1567,7 +1567,7 @@ copies_of(struct watch *ws)
 static bool
 sample_all(struct watch *ws, double now)
 {
-	const struct options *opts = ws->opts;
+	const struct watch_config *c = ws->cfg;
 	size_t left = 0;
 	int error;
 
@@ -1594,7 +1594,7 @@ sample_all(struct watch *ws, double now)
 	copies_of(ws);
 	lines_room(ws);
 	/* the last to end keep their lines on the screen, as the watch ends */
-	if (left == 0 && !opts->wait_for)
+	if (left == 0 && !c->wait_for)
 		return false;
 	for (size_t i = ws->nprocs; i-- > 0;)
 		if (ws->procs[i].ended != END_NONE) {
@@ -1602,7 +1602,7 @@ sample_all(struct watch *ws, double now)
 			drop(ws, i, now, (enum end)ws->procs[i].ended);
 		}
 	/* --wait-for: new ones, once a second */
-	if (ws->names != NULL && opts->wait_for && now - ws->found >= 1)
+	if (ws->names != NULL && c->wait_for && now - ws->found >= 1)
 		(void)find_more(ws, now);
 	lines_room(ws);
 	return true;
@@ -1688,48 +1688,49 @@ look_once(struct watch *ws)
 }
 
 int
-watch_run(const struct options *opts)
+watch_run(const struct watch_config *c)
 {
 	struct watch ws;
 	struct reporter out;
 	double now, drawn;
 	int bits = SIGNAL_TICK;
 
-	if (opts->pipeline)
-		return pipeline_run(opts);
+	if (c->pipeline)
+		return pipeline_run(c);
 	memset(&ws, 0, sizeof(ws));
 	memset(&out, 0, sizeof(out));
-	ws.opts = opts;
+	ws.cfg = c;
 	ws.out = &out;
 	ws.origin = clock_now();
-	meter_init(&ws.still, opts->average_window);
+	meter_init(&ws.still, c->look.average_window);
 	begin(&ws);
 	lines_room(&ws);
 	/* --once is asked for its one frame: on a terminal or not (watch(1)) */
-	report_open(ws.out, STDERR_FILENO, !opts->numeric && !opts->json,
-	    opts->force || opts->once, opts->width, opts->format,
-	    opts->bar_style);
-	if (opts->cursor && !opts->once)
+	report_open(ws.out, STDERR_FILENO, !c->look.numeric && !c->look.json,
+	    c->look.force || c->once, c->look.width, c->look.format,
+	    c->look.bar_style);
+	if (c->look.cursor && !c->once)
 		report_pin(ws.out);	/* the lines on rows of their own */
-	if (opts->once)
+	if (c->once)
 		return look_once(&ws);
 	if (ws.nprocs == 0)
-		report_info("-d: waiting for %s%s", opts->nwatch_names == 1 ?
-		    "a process named " : opts->nwatch_names > 1 ?
+		report_info("-d: waiting for %s%s", c->nnames == 1 ?
+		    "a process named " : c->nnames > 1 ?
 		    "a process of the names given" :
-		    "one of the usual copy tools", opts->nwatch_names == 1 &&
-		    opts->watch_names != NULL ?
-		    text_safe(opts->watch_names[0]) : "");
+		    "one of the usual copy tools", c->nnames == 1 &&
+		    c->names != NULL ?
+		    text_safe(c->names[0]) : "");
 	signals_install_display();
-	drawn = ws.origin - opts->interval;
+	drawn = ws.origin - c->look.interval;
 	for (;;) {
 		now = clock_now();
-		if (now - drawn >= opts->interval * 0.99 ||
+		if (now - drawn >= c->look.interval * 0.99 ||
 		    (bits & (SIGNAL_WINCH | SIGNAL_CONT | SIGNAL_TSTP))) {
 			frame(&ws, now);
 			drawn = now;
 		}
-		signals_timer(next_sample(&ws, opts->interval - (now - drawn)));
+		signals_timer(next_sample(&ws,
+		    c->look.interval - (now - drawn)));
 		bits = wait_for_exits(&ws);
 		if (bits & SIGNAL_TERMINATE) {
 			finish(&ws, END_INTERRUPTED);

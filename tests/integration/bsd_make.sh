@@ -30,7 +30,7 @@ for f in "$SOURCE_DIR"/src/*.c "$SOURCE_DIR"/src/*/*.c; do
 	f=${f##*/}
 	case $f in
 	zerocopy_linux.c|compat_pipes_linux.c|procfd_freebsd.c|procfd_netbsd.c|procfd_darwin.c|\
-	procfd_none.c|compat_bsd.c|compat_darwin.c|compat_unix.c|compat_reallocarray.c|\
+	procfd_none.c|compat_darwin.c|compat_unix.c|compat_reallocarray.c|\
 	digest_none.c|procfd_nowhole.c|procpipe_none.c) continue ;;
 	esac
 	case " $srcs " in *" $f "*) ;; *) missing="$missing $f" ;; esac

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # covers: the layers of src/ as the linker sees them: no object calls one
 # that calls it back (directly or round a circle), and no folder calls a
-# layer above it (doc/ARCHITECTURE.md, "The folders")
+# layer above it (doc/ARCHITECTURE.md, "The folders"); and as the compiler
+# sees them: no folder's file includes a header of a layer above it, its
+# headers' own includes counted
 . "$(dirname "$0")/lib.sh"
 need python3 nm
 
@@ -64,10 +66,50 @@ def reaches(start):
 for n in sorted(calls):
     if reaches(n):
         print("circle", n)
+
+# What a layer's files include, header by header (a header's own includes
+# too): a header belongs to the layer of the file that implements it
+# (X.c, or X_*.c), and one with none (types only) to none.
+import re
+include = re.compile(r'^#include "(?:tach/)?([a-z_0-9]+\.h)"', re.M)
+owner = {}
+for c in sorted(glob.glob(os.path.join(source, "src", "**", "*.c"),
+                        recursive=True)):
+    rel = os.path.relpath(c, source)
+    base = os.path.basename(c)[:-2]
+    for h in (base, base.split("_")[0]):
+        owner.setdefault(h + ".h", layer(rel))
+def header_path(h, near):
+    for d in (os.path.join(source, "include", "tach"), near):
+        if os.path.exists(os.path.join(d, h)):
+            return os.path.join(d, h)
+    return None
+def included(path, seen):
+    with open(path) as f:
+        for h in include.findall(f.read()):
+            hp = header_path(h, os.path.dirname(path))
+            if hp is not None and h not in seen:
+                seen.add(h)
+                included(hp, seen)
+    return seen
+files = 0
+for c in sorted(glob.glob(os.path.join(source, "src", "*", "*.c"))):
+    rel = os.path.relpath(c, source)
+    files += 1
+    a = layer(rel)
+    for h in sorted(included(c, set())):
+        b = owner.get(h)
+        if b is not None and b != a and b not in may[a]:
+            print("includes", rel, "->", h, "(" + b + ")")
+print("included", files)
 PY
 check "the objects were read ($(head -n 1 "$WORK/found"))" \
     [ "$(awk '/^objects/ { print ($2 >= 30) }' "$WORK/found")" = 1 ]
 lacks "no layer calls one above it" "$WORK/found" '^up '
 lacks "no object is in a circle of calls" "$WORK/found" '^circle '
+check "the layers' files were read ($(grep '^included' "$WORK/found"))" \
+    [ "$(awk '/^included/ { print ($2 >= 30) }' "$WORK/found")" = 1 ]
+lacks "no layer includes a header of one above it (options.h above all)" \
+    "$WORK/found" '^includes '
 
 done_testing

@@ -167,6 +167,36 @@ for opts in "" --no-splice; do
 	    [ "$(cat "$out")" = first ]
 done
 
+# A slow reader (xz, ssh) is let drain half its pipe between moves, and a
+# stream of small writes too slow to fill half the pipe soon (a
+# compressor's output) is let gather for a few milliseconds: each shows as
+# pauses of a millisecond or more, and neither changes a byte.
+if [ "$TACH_ZEROCOPY" = 1 ] && command -v python3 >/dev/null; then
+	random "$WORK/four" 4194304
+	for opts in "" "-b 8m"; do
+		strace -f -qq -o "$WORK/trace" -e trace=/nanosleep "$TACH" -q \
+		    $opts -f "$WORK/four" | python3 -c '
+import os, sys, time
+with open(sys.argv[1], "wb") as f:
+    while (b := os.read(0, 4096)):
+        f.write(b)
+        time.sleep(0.0005)' "$out"
+		check "slow reader ($opts): exact" cmp -s "$WORK/four" "$out"
+		check "slow reader ($opts): let drain ($(grep -c nanosleep "$WORK/trace") pauses)" \
+		    grep -Eq 'tv_sec=[1-9]|tv_nsec=[0-9]{7,}' "$WORK/trace"
+	done
+	python3 -c '
+import os, sys, time
+data = open(sys.argv[1], "rb").read()
+for at in range(0, len(data), 16384):
+    os.write(1, data[at:at + 16384])
+    time.sleep(0.0005)' "$WORK/four" |
+	    strace -f -qq -o "$WORK/trace" -e trace=/nanosleep "$TACH" -q >"$out"
+	check "small writes: exact" cmp -s "$WORK/four" "$out"
+	check "small writes: gathered ($(grep -c nanosleep "$WORK/trace") pauses)" \
+	    grep -Eq 'tv_sec=[1-9]|tv_nsec=[0-9]{7,}' "$WORK/trace"
+fi
+
 # The portable build (zero-copy off, the BSDs' path) links none of the
 # zero-copy calls at all, the buffer's included
 if [ "$TACH_ZEROCOPY" = 0 ] && command -v nm >/dev/null; then

@@ -164,6 +164,22 @@ check "--hash ALG:HEX not matching: exit 1 ($?)" [ $? -eq 1 ]
 check "…the data still delivered" cmp -s "$d" "$WORK/c"
 check "…saying both" grep -qx \
     "tach: --hash sha256: the stream's digest is $sum, not $bad" "$WORK/err"
+# A library that refuses an update (tests/failcrypto.c): no digest but
+# the stream's is ever printed; said, and exit 1, the data delivered
+if [ -n "${FAILCRYPTO:-}" ]; then
+	LD_LIBRARY_PATH=$FAILCRYPTO "$TACH" -q --hash sha256 -f "$d" \
+	    -o "$WORK/c" 2>"$WORK/err"
+	check "--hash, the library failing: exit 1 ($?)" [ $? -eq 1 ]
+	check "…said" grep -qx \
+	    "tach: --hash sha256: the crypto library failed to make the digest" \
+	    "$WORK/err"
+	lacks "…no digest printed" "$WORK/err" "^[0-9a-f]+  "
+	check "…the data delivered" cmp -s "$d" "$WORK/c"
+	LD_LIBRARY_PATH=$FAILCRYPTO "$TACH" --format json --hash md5 <"$d" \
+	    2>"$WORK/json" >/dev/null
+	check "…JSON's digest null" grep -q '"hash":{"md5":null},"final":true' \
+	    "$WORK/json"
+fi
 "$TACH" --format json --hash md5 <"$d" 2>"$WORK/json" >/dev/null
 check "JSON's last object: the digest" grep -q \
     "\"hash\":{\"md5\":\"$(md5sum <"$d" | cut -c1-32)\"},\"final\":true" \

@@ -86,8 +86,87 @@ trickle_is_never_held(void **state)
 
 	(void)state;
 	assert_int_equal(steady(&p, 20, 100, 0.01, 0, MiB), 0);
-	/* just slower than half a pipe per PACE_MAX_NS: still no pause */
+	/* just slower than half a pipe per PACE_MAX_NS: one write a pause */
 	assert_int_equal(steady(&p, 50, 512 * 1024 - 4096, 1e-3, 0, MiB), 0);
+}
+
+/*
+ * A compressor's output, 8 KiB every 1.2 ms (6.8 MB/s): half the pipe
+ * would take 77 ms; a pause of PACE_GATHER_NS gathers eight writes.
+ */
+static void
+slower_stream_is_gathered(void **state)
+{
+	struct pace p = { 0, 0 };
+	long ns;
+
+	(void)state;
+	assert_int_equal(steady(&p, 20, 8192, 1.2e-3, 0, MiB), PACE_GATHER_NS);
+	/* and goes on being, each move now eight writes */
+	assert_int_equal(pace_after(&p, 1 + 20 * 1.2e-3 + 0.0112, 8 * 8192,
+	    0, MiB), PACE_GATHER_NS);
+	/* never past half the pipe: a 128 KiB one fills it in 9.6 ms */
+	p = (struct pace){ 0, 0 };
+	ns = steady(&p, 20, 8192, 1.2e-3, 0, 131072);
+	assert_true(ns > 9500000 && ns < 9700000);
+}
+
+/* A pause that would gather fewer than four writes is not made. */
+static void
+gathering_needs_several_writes(void **state)
+{
+	struct pace p = { 0, 0 };
+
+	(void)state;
+	/* 64 KiB every 20 ms, 3.3 MB/s: 33 KB in 10 ms, half a write */
+	assert_int_equal(steady(&p, 20, 65536, 20e-3, 0, MiB), 0);
+	/* 1 KiB every 0.5 ms, 2 MB/s: 20 KB in 10 ms, under 32 KiB */
+	assert_int_equal(steady(&p, 20, 1024, 0.5e-3, 0, MiB), 0);
+}
+
+/*
+ * Spaced lines right after a fast stream: the smoothed rate is still
+ * high, but each line's own is not, and none is held.
+ */
+static void
+lines_after_a_burst_are_not_gathered(void **state)
+{
+	struct pace p = { 0, 0 };
+	double t = 1 + 50 * 20e-6;
+
+	(void)state;
+	(void)steady(&p, 50, 65536, 20e-6, 0, MiB);
+	for (int i = 1; i <= 10; i++)
+		assert_true(pace_after(&p, t + i * 0.01, 80, 0, MiB) <=
+		    PACE_MAX_NS);
+}
+
+/*
+ * An output pipe left full by a slow reader: a pause while it drains to
+ * half, at the moves' rate, at most PACE_DRAIN_MAX_NS; none for a fast
+ * reader, a pipe half empty, or a rate not yet known.
+ */
+static void
+slow_reader_is_let_drain(void **state)
+{
+	struct pace p = { 0, 0 };
+
+	(void)state;
+	assert_int_equal(pace_drain(&p, MiB, MiB), 0);	/* no rate yet */
+	assert_false(pace_may_drain(&p, MiB));
+	p.rate = 100e6;		/* 100 MB/s: half of 1 MiB in 5.2 ms */
+	assert_true(pace_may_drain(&p, MiB));
+	assert_true(pace_drain(&p, MiB, MiB) > 5200000 &&
+	    pace_drain(&p, MiB, MiB) < 5300000);
+	/* what the reader has already taken counts */
+	assert_true(pace_drain(&p, 768 * 1024, MiB) > 2600000 &&
+	    pace_drain(&p, 768 * 1024, MiB) < 2700000);
+	assert_int_equal(pace_drain(&p, MiB / 2, MiB), 0);
+	p.rate = 7e6;		/* xz's pace: 75 ms, cut to the longest */
+	assert_int_equal(pace_drain(&p, MiB, MiB), PACE_DRAIN_MAX_NS);
+	p.rate = 1e9;		/* 0.5 ms: a fast reader is left alone */
+	assert_false(pace_may_drain(&p, MiB));
+	assert_int_equal(pace_drain(&p, MiB, MiB), 0);
 }
 
 /* A 64 KiB pipe at 3.2 GB/s would need 10 us: below what a timer keeps. */
@@ -136,6 +215,10 @@ main(void)
 		cmocka_unit_test(half_full_goes_on),
 		cmocka_unit_test(large_moves_go_on),
 		cmocka_unit_test(trickle_is_never_held),
+		cmocka_unit_test(slower_stream_is_gathered),
+		cmocka_unit_test(gathering_needs_several_writes),
+		cmocka_unit_test(lines_after_a_burst_are_not_gathered),
+		cmocka_unit_test(slow_reader_is_let_drain),
 		cmocka_unit_test(small_pipe_goes_on),
 		cmocka_unit_test(stall_forgets_the_rate),
 		cmocka_unit_test(rate_is_smoothed),

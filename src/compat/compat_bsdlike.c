@@ -2,8 +2,9 @@
  * SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026, the tach developers
  *
- * The compat layer on FreeBSD, NetBSD and the other systems with the
- * BSDs' own setproctitle(3) and closefrom(2) (compat.h).
+ * The compat layer's calls that every system but macOS has alike
+ * (compat.h): setproctitle(3) and closefrom(2), the BSDs' own and
+ * libbsd's on Linux, and posix_fallocate(3).
  */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -12,15 +13,6 @@
 #include <unistd.h>
 
 #include "tach/compat.h"
-
-const bool compat_abstract_sockets = false;
-
-void
-compat_title_init(int argc, char *argv[])
-{
-	(void)argc;
-	(void)argv;
-}
 
 void
 compat_title(const char *fmt, ...)
@@ -44,11 +36,4 @@ void
 compat_closefrom(int lowfd)
 {
 	closefrom(lowfd);
-}
-
-int
-compat_process_hold(pid_t pid)
-{
-	(void)pid;
-	return -1;
 }

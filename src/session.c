@@ -2,8 +2,9 @@
  * SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026, the tach developers
  *
- * The copy's display.  The reporter draws only when the redraw timer or a
- * signal asks: never once per chunk.
+ * The copy's session (session.h): what a running copy shows and answers.
+ * The reporter draws only when the redraw timer or a signal asks: never
+ * once per chunk.
  */
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -20,7 +21,7 @@
 #include "tach/clock.h"
 #include "tach/compat.h"
 #include "tach/control.h"
-#include "tach/display.h"
+#include "tach/session.h"
 #include "tach/line.h"
 #include "tach/render.h"
 #include "tach/signals.h"
@@ -28,21 +29,21 @@
 #include "tach/report.h"
 
 static const char *const outcomes[] = {
-	[DISPLAY_COMPLETE] = "complete",
-	[DISPLAY_FAILED] = "failed",
-	[DISPLAY_INTERRUPTED] = "interrupted"
+	[SESSION_COMPLETE] = "complete",
+	[SESSION_FAILED] = "failed",
+	[SESSION_INTERRUPTED] = "interrupted"
 };
 
 /* Seconds of transfer: time spent stopped by ^Z does not count. */
 static double
-transfer_clock(const struct display *d)
+transfer_clock(const struct session *d)
 {
 	return clock_now() - d->origin - d->stopped;
 }
 
 /* Which side tach waits for most, with --stats: the bottleneck. */
 static const char *
-bottleneck(const struct display *d, double t, char *buf, size_t len)
+bottleneck(const struct session *d, double t, char *buf, size_t len)
 {
 	double in = d->relay->wait_in, out = d->relay->wait_out;
 
@@ -55,7 +56,7 @@ bottleneck(const struct display *d, double t, char *buf, size_t len)
 
 /* Several -o: each output's count; --hash, at the end: the digests. */
 static void
-outputs_state(struct display *d, bool final, struct report_line *l)
+outputs_state(struct session *d, bool final, struct report_line *l)
 {
 	struct fanout_output outs[FANOUT_MAX];
 
@@ -81,13 +82,11 @@ outputs_state(struct display *d, bool final, struct report_line *l)
  * % of the buffer.
  */
 static void
-format_extras(const struct display *d, struct render_state *s)
+format_extras(const struct session *d, struct render_state *s)
 {
-	struct timespec now;
 	int queued;
 
-	if (clock_gettime(CLOCK_REALTIME, &now) == 0)
-		s->wall = (double)now.tv_sec;
+	s->wall = clock_wall();
 	/* -b's buffer's fill is set already, in line mode too */
 	if (s->waiting >= 0)
 		return;
@@ -111,7 +110,7 @@ format_extras(const struct display *d, struct render_state *s)
  * at its rate.
  */
 static void
-on_device(struct display *d, double t, struct report_line *l, char *note,
+on_device(struct session *d, double t, struct report_line *l, char *note,
     size_t notelen)
 {
 	struct render_state *s = &l->state;
@@ -145,7 +144,7 @@ on_device(struct display *d, double t, struct report_line *l, char *note,
 
 /* The line's state from the meters at transfer time t. */
 static void
-state_at(struct display *d, double t, bool final, struct report_line *l,
+state_at(struct session *d, double t, bool final, struct report_line *l,
     char *note, size_t notelen)
 {
 	struct render_state *s = &l->state;
@@ -206,7 +205,7 @@ state_at(struct display *d, double t, bool final, struct report_line *l,
  * passes it on; its size is not known.  Both lines get the ratio.
  */
 static void
-side_state(struct display *d, double t, bool final, struct report_line *in,
+side_state(struct session *d, double t, bool final, struct report_line *in,
     struct report_line *l)
 {
 	uint64_t count = fanout_taken(d->side);
@@ -237,7 +236,7 @@ side_state(struct display *d, double t, bool final, struct report_line *in,
  * is learned).  When it first has, the clocks start.
  */
 static bool
-reader_started(struct display *d, bool final)
+reader_started(struct session *d, bool final)
 {
 	int queued;
 
@@ -274,7 +273,7 @@ row_ms(double t)
  * each row's rate over the time since the row before.
  */
 static void
-after_last_row(const struct display *d)
+after_last_row(const struct session *d)
 {
 	while (d->log != NULL && row_ms(transfer_clock(d)) <= d->logged_ms)
 		(void)nanosleep(&(struct timespec){ .tv_nsec = 100000 },
@@ -283,7 +282,7 @@ after_last_row(const struct display *d)
 
 /* What is kept of each line whether it is drawn or not (-q, -D). */
 static void
-keep_line(struct display *d, double t, bool final,
+keep_line(struct session *d, double t, bool final,
     const struct report_line *l)
 {
 	struct report_line row;
@@ -312,7 +311,7 @@ keep_line(struct display *d, double t, bool final,
  * closing one with its outcome.
  */
 static double
-emit(struct display *d, bool final, enum display_outcome outcome,
+emit(struct session *d, bool final, enum session_outcome outcome,
     const char *reason)
 {
 	struct report_line l, out, *first = &l;
@@ -329,7 +328,7 @@ emit(struct display *d, bool final, enum display_outcome outcome,
 	t = transfer_clock(d);
 	state_at(d, t, final, &l, note, sizeof(note));
 	/* the last line of a run that failed says so */
-	if (final && outcome == DISPLAY_FAILED)
+	if (final && outcome == SESSION_FAILED)
 		l.state.note = outcomes[outcome];
 	l.result = outcomes[outcome];
 	l.reason = reason;
@@ -337,7 +336,7 @@ emit(struct display *d, bool final, enum display_outcome outcome,
 		side_state(d, t, final, &l, &out);
 		out.result = l.result;
 		out.reason = l.reason;
-		if (final && outcome == DISPLAY_FAILED)
+		if (final && outcome == SESSION_FAILED)
 			out.state.note = l.state.note;
 		/* -M out: the line, the log, -Q and the title are the side's */
 		if (d->monitor == MONITOR_OUT)
@@ -373,7 +372,7 @@ emit(struct display *d, bool final, enum display_outcome outcome,
 }
 
 void
-display_outputs(struct display *d, struct fanout *fan, struct digest *digest)
+session_outputs(struct session *d, struct fanout *fan, struct digest *digest)
 {
 	d->fan = fan;
 	d->digest = digest;
@@ -381,7 +380,7 @@ display_outputs(struct display *d, struct fanout *fan, struct digest *digest)
 }
 
 void
-display_log(struct display *d, FILE *log, const char *name, bool failed)
+session_log(struct session *d, FILE *log, const char *name, bool failed)
 {
 	d->log_failed = failed;
 	d->log = failed ? NULL : log;
@@ -390,27 +389,27 @@ display_log(struct display *d, FILE *log, const char *name, bool failed)
 }
 
 void
-display_output_ends(struct display *d)
+session_output_ends(struct session *d)
 {
 	(void)reader_started(d, false);
 }
 
 void
-display_clear(struct display *d)
+session_clear(struct session *d)
 {
 	report_clear(&d->out);
 }
 
 /* -N's name for a line on stderr, escaped, or NULL. */
 static const char *
-whose(const struct display *d)
+whose(const struct session *d)
 {
 	return d->name != NULL ? text_safe(d->name) : NULL;
 }
 
 /* SIGUSR1 with --hash: each digest of the stream so far. */
 static void
-report_hashes(struct display *d)
+report_hashes(struct session *d)
 {
 	char hex[DIGEST_HEX_MAX];
 	const char *alg;
@@ -424,7 +423,7 @@ report_hashes(struct display *d)
 
 /* SIGUSR1 (SIGINFO): the counters, once, on stderr, as dd does. */
 static void
-report_now(struct display *d)
+report_now(struct session *d)
 {
 	char amount[32], rate[32], elapsed[32], lines[48] = "";
 	double t = transfer_clock(d);
@@ -449,7 +448,7 @@ report_now(struct display *d)
 
 /* ^Z: stop; on fg the stop is left out of the clocks, -L's included. */
 static void
-suspend(struct display *d)
+suspend(struct session *d)
 {
 	double stopped = report_suspend(&d->out);
 
@@ -474,7 +473,7 @@ can_wait(int fd)
  * input that never speaks) is acted on within a second.
  */
 static void
-display_ticks(struct display *d, const struct options *opts)
+session_ticks(struct session *d, const struct options *opts)
 {
 	if (!d->out.active && !d->numeric && !d->json && !d->stats &&
 	    opts->rate_limit == 0 && opts->stall_timeout == 0 &&
@@ -488,12 +487,12 @@ display_ticks(struct display *d, const struct options *opts)
 	signals_timer(d->interval);
 	d->ticking = true;
 	d->starting = !opts->as_progress;
-	(void)emit(d, false, DISPLAY_COMPLETE, NULL);
+	(void)emit(d, false, SESSION_COMPLETE, NULL);
 	d->starting = false;
 }
 
 void
-display_start(struct display *d, const struct options *opts,
+session_start(struct session *d, const struct options *opts,
     const struct input *in, struct relay *r, struct fanout *side)
 {
 	/*
@@ -507,7 +506,7 @@ display_start(struct display *d, const struct options *opts,
 	bool machine = opts->numeric || opts->json;
 	struct stat sb;
 
-	memset(d, 0, offsetof(struct display, meter));
+	memset(d, 0, offsetof(struct session, meter));
 	d->input = in;
 	d->relay = r;
 	d->prefix = opts->prefix;
@@ -515,7 +514,7 @@ display_start(struct display *d, const struct options *opts,
 	d->file = opts->nfiles > 1 ? in->name : NULL;
 	d->monitor = opts->monitor;
 	d->side = side;
-	display_reading(d, d->file);
+	session_reading(d, d->file);
 	d->formatted = opts->format != NULL;
 	d->size = in->size;
 	d->size_known = in->size_known;
@@ -549,18 +548,18 @@ display_start(struct display *d, const struct options *opts,
 	    opts->width, opts->format, opts->bar_style);
 	title_open(&d->title, opts->extra, opts->extra_format, fd);
 	d->gauge = opts->gauge;
-	display_ticks(d, opts);
+	session_ticks(d, opts);
 }
 
 void
-display_flushing(struct display *d)
+session_flushing(struct session *d)
 {
 	d->flushing = true;
-	(void)emit(d, false, DISPLAY_COMPLETE, NULL);
+	(void)emit(d, false, SESSION_COMPLETE, NULL);
 }
 
 void
-display_reading(struct display *d, const char *file)
+session_reading(struct session *d, const char *file)
 {
 	char side[PATH_MAX + 8];
 
@@ -584,7 +583,7 @@ display_reading(struct display *d, const char *file)
  * refused connection must cost nothing visible, not even a frame).
  */
 static bool
-take_requests(struct display *d)
+take_requests(struct session *d)
 {
 	struct control_change c;
 	bool took = false;
@@ -611,7 +610,7 @@ take_requests(struct display *d)
 			d->prefix = d->sent_prefix = c.prefix;
 			c.prefix = NULL;
 		}
-		display_reading(d, d->file);
+		session_reading(d, d->file);
 		if (c.interval > 0) {
 			d->interval = c.interval;
 			if (d->ticking)
@@ -631,9 +630,9 @@ take_requests(struct display *d)
 }
 
 bool
-display_service(void *ctx)
+session_service(void *ctx)
 {
-	struct display *d = ctx;
+	struct session *d = ctx;
 	int bits = signals_take();
 
 	if (bits & SIGNAL_TERMINATE)
@@ -651,12 +650,12 @@ display_service(void *ctx)
 		bits &= ~SIGNAL_CONTROL;
 	if (bits & (SIGNAL_TICK | SIGNAL_WINCH | SIGNAL_CONT |
 	    SIGNAL_CONTROL))
-		(void)emit(d, false, DISPLAY_COMPLETE, NULL);
+		(void)emit(d, false, SESSION_COMPLETE, NULL);
 	return true;
 }
 
 static void
-print_stats(struct display *d, double t)
+print_stats(struct session *d, double t)
 {
 	const struct relay *r = d->relay;
 	const char *name = whose(d);
@@ -708,7 +707,7 @@ print_stats(struct display *d, double t)
 }
 
 void
-display_finish(struct display *d, enum display_outcome outcome,
+session_finish(struct session *d, enum session_outcome outcome,
     const char *reason)
 {
 	double t;

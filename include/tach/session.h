@@ -2,13 +2,14 @@
  * SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026, the tach developers
  *
- * The copy's display: decides whether and where to draw, keeps the meter
- * fed on the transfer clock, hands each state to the reporter (the bar,
- * -n, --format json, --stats), and acts on the signals the main loop
- * services.
+ * The copy's session: while the relay moves the bytes, it decides whether
+ * and where to draw, keeps the meter fed on the transfer clock, hands each
+ * state to the reporter (the bar, -n, --format json, --stats, --log's
+ * rows), and acts on the signals and -R's requests the relay's calls to
+ * session_service bring.
  */
-#ifndef TACH_DISPLAY_H
-#define TACH_DISPLAY_H
+#ifndef TACH_SESSION_H
+#define TACH_SESSION_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -26,13 +27,13 @@
 #include "tach/title.h"
 
 /* How a run ended, for the closing line and the final JSON object. */
-enum display_outcome {
-	DISPLAY_COMPLETE,	/* all of the input moved, every child well */
-	DISPLAY_FAILED,		/* an error, or a child that failed */
-	DISPLAY_INTERRUPTED	/* a signal stopped it */
+enum session_outcome {
+	SESSION_COMPLETE,	/* all of the input moved, every child well */
+	SESSION_FAILED,		/* an error, or a child that failed */
+	SESSION_INTERRUPTED	/* a signal stopped it */
 };
 
-struct display {
+struct session {
 	bool			 numeric;	/* -n */
 	bool			 json;		/* --format json */
 	bool			 stats;		/* --stats */
@@ -53,7 +54,7 @@ struct display {
 	char			*sent_name;	/* -R's -N, owned */
 	char			*sent_format;	/* -R's -F, owned */
 	bool			 ticking;	/* the redraw timer runs */
-	bool			 starting;	/* display_start's own state */
+	bool			 starting;	/* session_start's own state */
 	bool			 files_only;	/* no side can be waited for */
 	bool			 formatted;	/* -F: %T and %I need more */
 	uint64_t		 size;
@@ -85,7 +86,7 @@ struct display {
 	struct report_hash	 hashes[DIGEST_MAX];	/* the final */
 	char			 hexes[DIGEST_MAX][DIGEST_HEX_MAX];
 	/*
-	 * The meters last: display_start zeroes what comes before them
+	 * The meters last: session_start zeroes what comes before them
 	 * and meter_init the little of each that needs it, so that a short
 	 * run does not clear (and fault in) their 80 KiB of samples.
 	 */
@@ -101,44 +102,44 @@ struct display {
  * NULL; its line is drawn (out), or under the input's (both), and both
  * have %{ratio}.
  */
-void	display_start(struct display *d, const struct options *opts,
+void	session_start(struct session *d, const struct options *opts,
 	    const struct input *in, struct relay *r, struct fanout *side);
 /*
  * --log: a row to log (named name) at every tick; none once it failed
  * (failed: in -U's store, which has said so).
  */
-void	display_log(struct display *d, FILE *log, const char *name,
+void	session_log(struct session *d, FILE *log, const char *name,
 	    bool failed);
 /*
  * The fanout (several -o, --hash, --output-block): the bar counts what
  * the slowest output took; JSON and --stats show each; SIGUSR1 and the
  * final JSON object the digests.
  */
-void	display_outputs(struct display *d, struct fanout *fan,
+void	session_outputs(struct session *d, struct fanout *fan,
 	    struct digest *digest);
 /* Several -f: the line names file, the one being read now. */
-void	display_reading(struct display *d, const char *file);
+void	session_reading(struct session *d, const char *file);
 /*
  * The last flush (-Y's, a disk's) has begun: the line says what the disk
  * has yet to write, at the disk's own rate, where its counters say.
  */
-void	display_flushing(struct display *d);
+void	session_flushing(struct session *d);
 /* The output is about to close: -W's last look at its reader. */
-void	display_output_ends(struct display *d);
+void	session_output_ends(struct session *d);
 /*
  * Clears the bar before cmd's last output: that output starts on a clean
  * line, and the last line follows it, or takes the bar's row if cmd wrote
  * nothing.
  */
-void	display_clear(struct display *d);
+void	session_clear(struct session *d);
 /* The relay's service hook: false when a signal says stop. */
-bool	display_service(void *ctx);
+bool	session_service(void *ctx);
 /*
  * The closing line and a newline, the cursor back as it was; the final
  * -n, JSON and --stats output.  reason: why a failed run failed, for
  * JSON's closing object, or NULL.
  */
-void	display_finish(struct display *d, enum display_outcome outcome,
+void	session_finish(struct session *d, enum session_outcome outcome,
 	    const char *reason);
 
 #endif
