@@ -545,6 +545,25 @@ draw(struct watch *ws, double now, bool final)
 	report_draw(ws->out, ws->lines, k);
 }
 
+/*
+ * A line's -n and JSON output, at a tick or at its end: what every line
+ * of p's has, then out (each caller has set what is its own).
+ */
+static void
+emit_line(const struct watch *ws, const struct proc *p, struct report_line *l,
+    enum end end)
+{
+	l->bytes = l->state.count;
+	l->result = ends[end];
+	l->pid = (long)p->pid;
+	l->command = p->name;
+	l->numeric_pid = ws->names != NULL || ws->several;
+	if (ws->cfg->look.numeric)
+		report_numeric(ws->out, l);
+	if (ws->cfg->look.json)
+		report_json(l);
+}
+
 /* The outputs of one tick, or of a file's end. */
 static void
 emit_file(struct watch *ws, struct proc *p, struct watched *w, double now,
@@ -560,23 +579,15 @@ emit_file(struct watch *ws, struct proc *p, struct watched *w, double now,
 		return;
 	memset(&l, 0, sizeof(l));
 	file_state(ws, w, now, end != END_NONE, &l.state);
-	l.bytes = l.state.count;
-	l.result = ends[end];
-	l.pid = (long)p->pid;
-	l.command = p->name;
 	l.fd = w->file.fd;
 	l.path = w->file.path;
 	l.numeric_fd = p->fd < 0;
-	l.numeric_pid = ws->names != NULL || ws->several;
 	l.between_samples = end != END_NONE && w->samples < 2;
 	l.sample_age = end != END_NONE && w->note[0] != '\0' ?
 	    now - w->seen_at : -1;
 	l.on_device_known = w->disk.known;
 	l.on_device = w->disk.written;
-	if (ws->cfg->look.numeric)
-		report_numeric(ws->out, &l);
-	if (ws->cfg->look.json)
-		report_json(&l);
+	emit_line(ws, p, &l, end);
 }
 
 /* The whole copy's -n and JSON output, at a tick or at its end. */
@@ -589,15 +600,10 @@ emit_whole(struct watch *ws, struct proc *p, double now, enum end end)
 		return;
 	memset(&l, 0, sizeof(l));
 	whole_state(ws, p, now, end != END_NONE, &l.state);
-	l.bytes = l.state.count;
 	l.size_known = true;
-	l.result = ends[end];
-	l.pid = (long)p->pid;
-	l.command = p->name;
 	l.fd = -1;
 	l.path = p->whole->root;
 	l.numeric_fd = true;
-	l.numeric_pid = ws->names != NULL || ws->several;
 	l.sample_age = end != END_NONE && whole_age(p, now) > 0 ?
 	    whole_age(p, now) : -1;
 	l.whole = true;
@@ -605,10 +611,7 @@ emit_whole(struct watch *ws, struct proc *p, double now, enum end end)
 	    p->whole->tree.files;
 	l.files_known = p->whole->files_known && !ws->cfg->once;
 	l.files_total = p->whole->tree.files;
-	if (ws->cfg->look.numeric)
-		report_numeric(ws->out, &l);
-	if (ws->cfg->look.json)
-		report_json(&l);
+	emit_line(ws, p, &l, end);
 }
 
 /* The feed's -n and JSON output: its file's, fd 0 the pipe's end. */
@@ -621,21 +624,13 @@ emit_feed(struct watch *ws, struct proc *p, double now, enum end end)
 		return;
 	memset(&l, 0, sizeof(l));
 	feed_state(ws, p, now, end != END_NONE, &l.state);
-	l.bytes = l.state.count;
 	l.size_known = true;
-	l.result = ends[end];
-	l.pid = (long)p->pid;
-	l.command = p->name;
 	l.fd = 0;
 	l.path = p->feed_path;
 	l.fed_by = (long)p->feed_head;
 	l.numeric_fd = true;
-	l.numeric_pid = ws->names != NULL || ws->several;
 	l.sample_age = -1;
-	if (ws->cfg->look.numeric)
-		report_numeric(ws->out, &l);
-	if (ws->cfg->look.json)
-		report_json(&l);
+	emit_line(ws, p, &l, end);
 }
 
 /*
