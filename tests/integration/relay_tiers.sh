@@ -188,9 +188,9 @@ with open(sys.argv[1], "wb") as f:
 	python3 -c '
 import os, sys, time
 data = open(sys.argv[1], "rb").read()
-for at in range(0, len(data), 16384):
-    os.write(1, data[at:at + 16384])
-    time.sleep(0.0005)' "$WORK/four" |
+for at in range(0, len(data), 8192):
+    os.write(1, data[at:at + 8192])
+    time.sleep(0.0002)' "$WORK/four" |
 	    strace -f -qq -o "$WORK/trace" -e trace=/nanosleep "$TACH" -q >"$out"
 	check "small writes: exact" cmp -s "$WORK/four" "$out"
 	check "small writes: gathered ($(grep -c nanosleep "$WORK/trace") pauses)" \
