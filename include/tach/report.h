@@ -22,7 +22,6 @@
 #include "tach/stats.h"
 #include "tach/term.h"
 
-/* Several -o: one output's share of the copy, for JSON. */
 /*
  * How a line looks, as the command line asked, for every way of drawing
  * one (a copy's, a watch's, -Q's): the top fills it from its options.
@@ -44,6 +43,7 @@ struct report_look {
 	double		 average_window; /* -m: seconds, or 0: the run */
 };
 
+/* Several -o: one output's share of the copy, for JSON. */
 struct report_output {
 	const char		*name;
 	uint64_t		 bytes;		/* it took */
