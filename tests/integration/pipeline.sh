@@ -189,6 +189,9 @@ until grep -q "^{\"stage\":[0-9]*,\"pid\":$x,\"command\":\"cat\"" \
 	sleep 0.05
 done
 kill -STOP $watch
+# stopped, not about to be: a look still in flight on a busy machine
+# would see the PID free and tell the end without the pidfd
+until grep -q "^State:.*(stopped)" /proc/$watch/status; do :; done
 echo end >"$W/f1"
 while [ -e /proc/$x ]; do :; done
 echo $((x - 1)) >/proc/sys/kernel/ns_last_pid

@@ -191,6 +191,8 @@ until ls -l /proc/$a/fd 2>/dev/null | grep -q grow; do sleep 0.05; done
 LD_PRELOAD=$2 "$TACH" -d $a --format json -i 0.05 2>json & w=$!
 until grep -q grow json 2>/dev/null; do sleep 0.05; done
 kill -STOP $w
+# stopped, not about to be: a look in flight would see the end unaided
+until grep -q "^State:.*(stopped)" /proc/$w/status; do sleep 0.05; done
 kill $a; wait $a
 echo $((a - 1)) >/proc/sys/kernel/ns_last_pid
 sh -c 'exec 4<quick; exec sleep 600' & b=$!
