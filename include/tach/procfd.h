@@ -151,7 +151,6 @@ struct procfd_entry {
 int			 procfd_take(struct procfd_file **files, size_t *n,
 			    size_t *room, const struct procfd_entry *e, int fd,
 			    bool *found);
-/* A new entry at the list's end. */
 /*
  * array (of *room items of size bytes, n used) with room for one more:
  * itself, or grown (the old one freed), or NULL with the old one kept.
@@ -165,6 +164,13 @@ void			*procfd_room(void *array, size_t n, size_t *room,
  */
 int			 procfd_each(bool own, int (*visit)(pid_t, void *),
 			    void *arg);
+/*
+ * Linux: a small /proc file's text, NUL-ended, in one read (the kernel
+ * gives such a file whole; stdio would add a stat and a second read): 0,
+ * ESRCH when it is gone, or an errno.
+ */
+int			 procfd_text(const char *path, char *buf, size_t len);
+/* A new entry at the list's end. */
 struct procfd_file	*procfd_grow(struct procfd_file **files, size_t *n,
 			    size_t *room);
 /*

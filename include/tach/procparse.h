@@ -33,8 +33,11 @@ const char *procparse_env(const char *text, size_t len, const char *name);
  * there is no "pos:" line.
  */
 bool	procparse_fdinfo(const char *text, uint64_t *pos, int *flags);
-/* /proc/PID/io: "rchar:", the bytes read by any call; false if none. */
-bool	procparse_io(const char *text, uint64_t *rchar);
+/*
+ * /proc/PID/io: "rchar:" and "wchar:", the bytes read and written by any
+ * call, each unless its pointer is NULL; false if one asked is not there.
+ */
+bool	procparse_io(const char *text, uint64_t *rchar, uint64_t *wchar);
 
 /*
  * /proc/PID/stat or /proc/PID/task/TID/stat: the state letter (field 3)
@@ -49,8 +52,6 @@ enum procparse_wait {
 	PROCPARSE_PIPE_OUT	/* for room in a full pipe */
 };
 enum procparse_wait procparse_wchan(const char *wchan);
-/* /proc/PID/io: "wchar:", the bytes written by any call; false if none. */
-bool	procparse_io_written(const char *text, uint64_t *wchar);
 
 /*
  * What each argument of a copy tool's command line is, for -d's whole

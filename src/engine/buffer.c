@@ -350,13 +350,11 @@ ring_fill(const struct relay *r, struct relay_fill *f)
 	struct relay_ring *g = r->ring;
 
 	pthread_mutex_lock(&g->lock);
-	f->size = g->size;
-	f->held = g->filled;
-	f->most = g->most;
-	f->taken = g->taken;
-	f->full = g->full;
-	f->empty = g->empty;
-	f->filling = !g->writing && g->filled > 0 && !g->ended;
+	*f = (struct relay_fill){
+		.size = g->size, .held = g->filled, .most = g->most,
+		.taken = g->taken, .full = g->full, .empty = g->empty,
+		.filling = !g->writing && g->filled > 0 && !g->ended
+	};
 	pthread_mutex_unlock(&g->lock);
 	return true;
 }

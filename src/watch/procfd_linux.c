@@ -22,28 +22,21 @@
 #include "tach/procfd.h"
 #include "tach/procparse.h"
 
-/*
- * A small /proc file's text, NUL-terminated, in one read (the kernel
- * gives such a file whole, and stdio would add a stat and a second
- * read); false if it cannot be read.
- */
-static bool
-slurp(const char *path, char *buf, size_t len, int *error)
+int
+procfd_text(const char *path, char *buf, size_t len)
 {
 	ssize_t got;
-	int fd;
+	int fd, error;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		*error = errno;
-		return false;
-	}
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return errno == ENOENT ? ESRCH : errno;
 	got = read(fd, buf, len - 1);
-	*error = errno;
+	error = errno;
 	close(fd);
 	if (got == -1)
-		return false;
+		return error == ENOENT ? ESRCH : error;
 	buf[got] = '\0';
-	return true;
+	return 0;
 }
 
 /* /proc/PID/NAME's text: 0, ESRCH when the process is gone, or an errno. */
@@ -51,12 +44,9 @@ static int
 slurp_proc(pid_t pid, const char *name, char *buf, size_t len)
 {
 	char path[64];
-	int error;
 
 	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
-	if (!slurp(path, buf, len, &error))
-		return error == ENOENT ? ESRCH : error;
-	return 0;
+	return procfd_text(path, buf, len);
 }
 
 /*
@@ -77,10 +67,9 @@ static bool
 fdinfo(pid_t pid, int fd, uint64_t *pos, int *flags)
 {
 	char path[64], buf[4096];
-	int error;
 
 	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", (int)pid, fd);
-	return slurp(path, buf, sizeof(buf), &error) &&
+	return procfd_text(path, buf, sizeof(buf)) == 0 &&
 	    procparse_fdinfo(buf, pos, flags);
 }
 
@@ -290,12 +279,10 @@ static int
 named_one(pid_t pid, void *arg)
 {
 	struct named *w = arg;
-	char path[64], comm[64], stat[1024];
-	int error;
+	char comm[64], stat[1024];
 
 	/* one read a process: stat has the name and the state */
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (!slurp(path, stat, sizeof(stat), &error) ||
+	if (slurp_proc(pid, "stat", stat, sizeof(stat)) != 0 ||
 	    !stat_comm(stat, comm, sizeof(comm)))
 		return 0;
 	return procfd_match(&w->found, &w->n, &w->room, pid, comm, 15,
@@ -322,7 +309,7 @@ procfd_read_bytes(pid_t pid, uint64_t *bytes)
 
 	if (error != 0)
 		return error;
-	return procparse_io(buf, bytes) ? 0 : EINVAL;
+	return procparse_io(buf, bytes, NULL) ? 0 : EINVAL;
 }
 
 /* All of f, however long, with room for one more byte: its length. */

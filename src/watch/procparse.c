@@ -116,24 +116,17 @@ procparse_fdinfo(const char *text, uint64_t *pos, int *flags)
 }
 
 bool
-procparse_io(const char *text, uint64_t *rchar)
+procparse_io(const char *text, uint64_t *rchar, uint64_t *wchar)
 {
-	unsigned long long v;
+	unsigned long long r, w;
 
-	if (!field(text, "rchar:", 10, &v))
+	if ((rchar != NULL && !field(text, "rchar:", 10, &r)) ||
+	    (wchar != NULL && !field(text, "wchar:", 10, &w)))
 		return false;
-	*rchar = v;
-	return true;
-}
-
-bool
-procparse_io_written(const char *text, uint64_t *wchar)
-{
-	unsigned long long v;
-
-	if (!field(text, "wchar:", 10, &v))
-		return false;
-	*wchar = v;
+	if (rchar != NULL)
+		*rchar = r;
+	if (wchar != NULL)
+		*wchar = w;
 	return true;
 }
 

@@ -21,24 +21,6 @@
 #include "tach/procparse.h"
 #include "tach/procpipe.h"
 
-/* A small /proc file's text, NUL-ended, in one read: 0, or an errno. */
-static int
-text_of(const char *path, char *buf, size_t len)
-{
-	ssize_t got;
-	int fd, error;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return errno == ENOENT ? ESRCH : errno;
-	got = read(fd, buf, len - 1);
-	error = errno;
-	close(fd);
-	if (got == -1)
-		return error == ENOENT ? ESRCH : error;
-	buf[got] = '\0';
-	return 0;
-}
-
 static int
 by_pipe(const void *a, const void *b)
 {
@@ -87,7 +69,7 @@ pipes_of(pid_t pid, void *arg)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", (int)pid,
 		    fd);
-		if (text_of(path, info, sizeof(info)) != 0 ||
+		if (procfd_text(path, info, sizeof(info)) != 0 ||
 		    !procparse_fdinfo(info, &pos, &flags))
 			continue;
 		if ((more = procfd_room(p->ends, p->n, &p->room,
@@ -130,7 +112,7 @@ thread_look(pid_t pid, const char *tid, struct procpipe_look *look)
 	char state;
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid, tid);
-	if (text_of(path, text, sizeof(text)) != 0 ||
+	if (procfd_text(path, text, sizeof(text)) != 0 ||
 	    !procparse_cpu(text, &state, &ticks))
 		return;
 	look->threads++;
@@ -141,7 +123,7 @@ thread_look(pid_t pid, const char *tid, struct procpipe_look *look)
 	else if (state == 'S') {
 		snprintf(path, sizeof(path), "/proc/%d/task/%s/wchan",
 		    (int)pid, tid);
-		if (text_of(path, wchan, sizeof(wchan)) != 0)
+		if (procfd_text(path, wchan, sizeof(wchan)) != 0)
 			return;
 		switch (procparse_wchan(wchan)) {
 		case PROCPARSE_PIPE_IN:
@@ -168,7 +150,7 @@ procpipe_look(pid_t pid, struct procpipe_look *look)
 
 	memset(look, 0, sizeof(*look));
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if ((error = text_of(path, text, sizeof(text))) != 0)
+	if ((error = procfd_text(path, text, sizeof(text))) != 0)
 		return error;
 	if (!procparse_cpu(text, &state, &look->cpu) || state == 'Z' ||
 	    state == 'X')
@@ -179,10 +161,9 @@ procpipe_look(pid_t pid, struct procpipe_look *look)
 		snprintf(look->command, sizeof(look->command), "%.*s",
 		    (int)(close - open - 1), open + 1);
 	snprintf(path, sizeof(path), "/proc/%d/io", (int)pid);
-	if ((error = text_of(path, text, sizeof(text))) != 0)
+	if ((error = procfd_text(path, text, sizeof(text))) != 0)
 		return error;
-	if (!procparse_io(text, &look->read) ||
-	    !procparse_io_written(text, &look->written))
+	if (!procparse_io(text, &look->read, &look->written))
 		return EINVAL;
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	if ((dir = opendir(path)) == NULL)

@@ -80,14 +80,23 @@ fdinfo(void **state)
 static void
 io(void **state)
 {
-	uint64_t rchar = 0;
+	uint64_t rchar = 0, wchar = 0;
 
 	(void)state;
 	assert_true(procparse_io("rchar: 123456\nwchar: 7\nsyscr: 3\n",
-	    &rchar));
+	    &rchar, NULL));
 	assert_int_equal(rchar, 123456);
-	assert_false(procparse_io("wchar: 7\n", &rchar));
-	assert_false(procparse_io("rchar: x\n", &rchar));
+	assert_false(procparse_io("wchar: 7\n", &rchar, NULL));
+	assert_false(procparse_io("rchar: x\n", &rchar, NULL));
+	assert_true(procparse_io("rchar: 10\nwchar: 42\n", NULL, &wchar));
+	assert_int_equal(wchar, 42);
+	assert_false(procparse_io("rchar: 10\n", NULL, &wchar));
+	assert_true(procparse_io("rchar: 5\nwchar: 6\n", &rchar, &wchar));
+	assert_true(rchar == 5 && wchar == 6);
+	/* both asked, one missing: neither is set */
+	rchar = wchar = 0;
+	assert_false(procparse_io("wchar: 9\n", &rchar, &wchar));
+	assert_true(rchar == 0 && wchar == 0);
 }
 
 /* Each argument's kind, as one letter: o option, s operand, t, b. */
@@ -175,7 +184,7 @@ environment(void **state)
 static void
 cpu(void **state)
 {
-	uint64_t ticks = 0, wchar = 0;
+	uint64_t ticks = 0;
 	char st = 0;
 
 	(void)state;
@@ -192,9 +201,6 @@ cpu(void **state)
 	assert_false(procparse_cpu("9 (a) S 1 9 9 0 -1 0 0 0 0 0 x 1", &st,
 	    &ticks));
 	assert_false(procparse_cpu("9 a S 1", &st, &ticks));
-	assert_true(procparse_io_written("rchar: 10\nwchar: 42\n", &wchar));
-	assert_int_equal(wchar, 42);
-	assert_false(procparse_io_written("rchar: 10\n", &wchar));
 }
 
 static void
