@@ -307,9 +307,8 @@ procfd_read_bytes(pid_t pid, uint64_t *bytes)
 	char buf[512];
 	int error = slurp_proc(pid, "io", buf, sizeof(buf));
 
-	if (error != 0)
-		return error;
-	return procparse_io(buf, bytes, NULL) ? 0 : EINVAL;
+	return error != 0 ? error :
+	    procparse_io(buf, bytes, NULL) ? 0 : EINVAL;
 }
 
 /* All of f, however long, with room for one more byte: its length. */
@@ -425,9 +424,7 @@ procfd_parent(pid_t pid, pid_t *parent)
 	char buf[1024];
 	int error = slurp_proc(pid, "stat", buf, sizeof(buf));
 
-	if (error != 0)
-		return error;
-	return procparse_parent(buf, parent) ? 0 : ESRCH;
+	return error != 0 ? error : procparse_parent(buf, parent) ? 0 : ESRCH;
 }
 
 int
