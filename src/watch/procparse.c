@@ -118,7 +118,7 @@ procparse_fdinfo(const char *text, uint64_t *pos, int *flags)
 bool
 procparse_io(const char *text, uint64_t *rchar, uint64_t *wchar)
 {
-	unsigned long long r, w;
+	unsigned long long r = 0, w = 0;
 
 	if ((rchar != NULL && !field(text, "rchar:", 10, &r)) ||
 	    (wchar != NULL && !field(text, "wchar:", 10, &w)))
