@@ -205,9 +205,12 @@ check "-8 --line-mode: nothing written" empty "$out"
 # adapted: its 1 s interval gives each time once, tach's 0.05 s would not)
 sleep 2 | "$TACH" --force -F %t -i 0.05 2>"$err" >/dev/null
 check "--force: a frame at the start" [ "$(head -n 1 "$err" | tr -d ' ')" = 0:00:00 ]
-check "--force: a later time at the end" sh -c "tail -n 1 '$err' | grep -Eq '^0:00:0[12] *$'"
+check "--force: a later time at the end" sh -c "tail -n 1 '$err' | grep -Eq '^0:00:0[1-9] *$'"
 check "--force: no frame twice in a row" sh -c "[ -z \"\$(uniq -d '$err')\" ]"
-check "--force: at most one frame a second ($(wc -l <"$err"))" [ "$(wc -l <"$err")" -le 3 ]
+# the sleep may take longer on a loaded machine: a frame a second it ran
+last=$(tail -n 1 "$err" | sed 's/.*://; s/ *$//; s/^0//')
+check "--force: at most one frame a second ($(wc -l <"$err") in ${last}s)" \
+    [ "$(wc -l <"$err")" -le $((${last:-0} + 1)) ]
 head -c 1000 /dev/zero | "$TACH" -F json 2>"$err" >/dev/null
 check "-F json is --format json" sh -c "tail -n 1 '$err' | grep -q '\"final\":true'"
 "$TACH" -F '%b %q' </dev/null 2>"$err"
