@@ -171,7 +171,7 @@ if [ "$(id -u)" -eq 0 ] &&
 # In a PID namespace of its own: stage x (cat) ends while the watch is
 # stopped, and a new cat of the same pipeline is given x's PID
 # (ns_last_pid) before the watch looks again.  Builtins only where a
-# fork would take that PID.
+# fork would take that PID.  $3: tests/integration/stop-between-looks.
 T=$1 W=$2
 sh -c "(cat '$W/f1'; read x <'$W/f2'; cat '$W/f3'; true) | gzip -1 | cat >/dev/null" &
 until read -r top </proc/$!/task/$!/children; [ -n "$top" ]; do :; done
@@ -188,16 +188,15 @@ until grep -q "^{\"stage\":[0-9]*,\"pid\":$x,\"command\":\"cat\"" \
     "$W/json"; do
 	sleep 0.05
 done
-kill -STOP $watch
-# stopped, not about to be: a look still in flight on a busy machine
-# would see the PID free and tell the end without the pidfd
-until grep -q "^State:.*(stopped)" /proc/$watch/status; do :; done
+sh "$3" $watch $x
 echo end >"$W/f1"
 while [ -e /proc/$x ]; do :; done
 echo $((x - 1)) >/proc/sys/kernel/ns_last_pid
 echo go >"$W/f2"
 until read -r y </proc/$sub/task/$sub/children; [ -n "$y" ]; do :; done
 [ "${y% }" = "$x" ] || { echo "reuse: the new cat is ${y% }, not $x"; exit 1; }
+# cat already: its fork, still the shell, would end the stage by its name
+until read -r c </proc/$x/comm; [ "$c" = cat ]; do :; done
 kill -CONT $watch
 until grep -q "\"pid\":$x,.*\"final\":true,\"result\":\"exited\"}" "$W/json"; do
 	sleep 0.05
@@ -211,8 +210,8 @@ echo data >"$W/f3"
 wait $watch
 EOS
 	timeout -s KILL 120 unshare --kill-child --pid --fork --mount-proc \
-	    sh "$WORK/reuse.sh" \
-	    "$TACH" "$WORK" >"$WORK/out" 2>&1
+	    sh "$WORK/reuse.sh" "$TACH" "$WORK" \
+	    "$(dirname "$0")/stop-between-looks" >"$WORK/out" 2>&1
 	rc=$?
 	check "a PID reused: the run ($rc): $(cat "$WORK/out")" [ $rc -eq 0 ]
 	x=$(cat "$WORK/x" 2>/dev/null)

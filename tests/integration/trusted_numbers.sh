@@ -190,9 +190,7 @@ sh -c 'exec 3<grow; exec sleep 600' & a=$!
 until ls -l /proc/$a/fd 2>/dev/null | grep -q grow; do sleep 0.05; done
 LD_PRELOAD=$2 "$TACH" -d $a --format json -i 0.05 2>json & w=$!
 until grep -q grow json 2>/dev/null; do sleep 0.05; done
-kill -STOP $w
-# stopped, not about to be: a look in flight would see the end unaided
-until grep -q "^State:.*(stopped)" /proc/$w/status; do sleep 0.05; done
+sh "$3" $w $a
 kill $a; wait $a
 echo $((a - 1)) >/proc/sys/kernel/ns_last_pid
 sh -c 'exec 4<quick; exec sleep 600' & b=$!
@@ -207,7 +205,8 @@ wait $w; echo "watch=$?"
 EOF
 reused() {
 	TACH=$TACH unshare --pid --fork --mount-proc sh "$WORK/reuse.sh" \
-	    "$WORK" "$2" >"$WORK/reuse" 2>&1
+	    "$WORK" "$2" "$(dirname "$0")/stop-between-looks" \
+	    >"$WORK/reuse" 2>&1
 	check "PID reuse$1: the PID was reused ($(cat "$WORK/reuse"))" \
 	    grep -q "^watch=" "$WORK/reuse"
 	check "PID reuse$1: the watch ends, 0" grep -qx "watch=0" "$WORK/reuse"
