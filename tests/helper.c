@@ -18,11 +18,21 @@
  *   reader                   a reader that the test steps (for -d): a
  *                            command a line on stdin ("open PATH",
  *                            "read FD BYTES", "create PATH", "write FD
- *                            BYTES", "close FD"), each answered
- *                            with a line on stdout once done; EOF exits
+ *                            BYTES", "close FD", "pid", and on Linux
+ *                            "copy IN OUT BYTES" and "sendfile OUT IN
+ *                            BYTES": OUT made BYTES long (ftruncate,
+ *                            which no count shows), then BYTES of IN's
+ *                            start copied into it by copy_file_range
+ *                            or sendfile, IN's offset left), each
+ *                            answered with a line on stdout once done;
+ *                            EOF exits
  */
+#define _GNU_SOURCE	/* copy_file_range */
 #include <sys/socket.h>
 #include <sys/wait.h>
+#ifdef __linux__
+#include <sys/sendfile.h>
+#endif
 
 #include <netinet/in.h>
 #include <arpa/inet.h>
@@ -81,6 +91,39 @@ trickle(const char *count, const char *bytes)
 	return 0;
 }
 
+/*
+ * The reader's copy and sendfile: false if line is neither.  The output
+ * is grown first, so that a test holding the call at its entry sees it
+ * grown by a process that has written nothing yet, as a copy in one call
+ * is seen: the call counts its bytes only when it returns.
+ */
+static bool
+one_call(const char *line)
+{
+#ifdef __linux__
+	long long bytes;
+	off_t from = 0;
+	int in, out;
+	bool copy;
+
+	if (sscanf(line, "copy %d %d %lld", &in, &out, &bytes) == 3)
+		copy = true;
+	else if (sscanf(line, "sendfile %d %d %lld", &out, &in, &bytes) == 3)
+		copy = false;
+	else
+		return false;
+	if (ftruncate(out, (off_t)bytes) == -1)
+		err(1, "ftruncate");
+	if ((copy ? copy_file_range(in, &from, out, NULL, (size_t)bytes, 0) :
+	    sendfile(out, in, &from, (size_t)bytes)) == -1)
+		err(1, copy ? "copy_file_range" : "sendfile");
+	return true;
+#else
+	(void)line;
+	return false;
+#endif
+}
+
 /* The stepped reader: nothing moves but what the test asks for. */
 static int
 reader(void)
@@ -117,7 +160,11 @@ reader(void)
 		} else if (sscanf(line, "close %d", &fd) == 1) {
 			close(fd);
 			printf("closed\n");
-		} else
+		} else if (one_call(line))
+			printf("done\n");
+		else if (strcmp(line, "pid\n") == 0)
+			printf("%ld\n", (long)getpid());
+		else
 			errx(2, "reader: %s", line);
 	}
 	return 0;

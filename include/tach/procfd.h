@@ -93,11 +93,21 @@ int	procfd_find(const char *const *names, size_t nnames,
 int	procfd_hold(pid_t pid);
 bool	procfd_gone(int hold);
 /*
- * The bytes pid has read by any call since it started (Linux: the
- * "rchar" of /proc/PID/io), in *bytes: 0, or an errno as procfd_list's;
- * ENOSYS where the system keeps no such count tach reads.
+ * The bytes pid has read and written by any call since it started
+ * (Linux: "rchar" and "wchar" of /proc/PID/io), in *read and *written:
+ * 0, or an errno as procfd_list's; ENOSYS where the system keeps no such
+ * count tach reads.
  */
-int	procfd_read_bytes(pid_t pid, uint64_t *bytes);
+int	procfd_io(pid_t pid, uint64_t *read, uint64_t *written);
+/*
+ * Whether pid may be writing to its descriptor out now, in *writing: true
+ * if a thread is in a call on out (write, sendfile, fallocate) or copying
+ * from in to out in one call (copy_file_range, splice), or running (its
+ * call is not shown then); false if every thread is seen waiting
+ * elsewhere.  0, or an errno: ESRCH, EACCES or EPERM (Linux may show
+ * calls to a tracer only), ENOSYS where the system does not tell.
+ */
+int	procfd_writing(pid_t pid, int in, int out, bool *writing);
 /*
  * pid's command line, NULL-ended, in *argv (one allocation: free it) and
  * *argc, and its working directory in *cwd (free it): 0, or an errno;

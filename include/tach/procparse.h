@@ -53,6 +53,19 @@ enum procparse_wait {
 };
 enum procparse_wait procparse_wchan(const char *wchan);
 
+/* What a thread does, as /proc/PID/task/TID/syscall tells. */
+enum procparse_call {
+	PROCPARSE_RUNNING,	/* on a CPU or ready for one: not shown */
+	PROCPARSE_IN_CALL,	/* asleep in a system call */
+	PROCPARSE_NO_CALL	/* stopped or asleep outside any call */
+};
+/*
+ * /proc/PID/task/TID/syscall: what the thread does, in *call, and in a
+ * call its first three arguments in arg[]; false if the text is not one.
+ */
+bool	procparse_syscall(const char *text, enum procparse_call *call,
+	    uint64_t arg[3]);
+
 /*
  * What each argument of a copy tool's command line is, for -d's whole
  * copy: its sources are the directories among the operands.

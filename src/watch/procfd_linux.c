@@ -302,13 +302,61 @@ procfd_find(const char *const *names, size_t nnames,
 }
 
 int
-procfd_read_bytes(pid_t pid, uint64_t *bytes)
+procfd_io(pid_t pid, uint64_t *read, uint64_t *written)
 {
 	char buf[512];
 	int error = slurp_proc(pid, "io", buf, sizeof(buf));
 
 	return error != 0 ? error :
-	    procparse_io(buf, bytes, NULL) ? 0 : EINVAL;
+	    procparse_io(buf, read, written) ? 0 : EINVAL;
+}
+
+/* Whether one thread may be writing to out: 0, or an errno. */
+static int
+thread_writing(pid_t pid, const char *tid, int in, int out, bool *writing)
+{
+	char path[320], text[256];
+	enum procparse_call call;
+	uint64_t arg[3];
+	int error;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%s/syscall", (int)pid,
+	    tid);
+	if ((error = procfd_text(path, text, sizeof(text))) != 0)
+		return error;
+	if (!procparse_syscall(text, &call, arg))
+		return EINVAL;
+	/* write(out, …) and sendfile(out, in, …); copy_file_range(in, _, out) */
+	*writing = call == PROCPARSE_RUNNING || (call == PROCPARSE_IN_CALL &&
+	    (arg[0] == (uint64_t)out ||
+	    (arg[0] == (uint64_t)in && arg[2] == (uint64_t)out)));
+	return 0;
+}
+
+int
+procfd_writing(pid_t pid, int in, int out, bool *writing)
+{
+	char path[64];
+	struct dirent *e;
+	DIR *dir;
+	int error = 0, seen = 0;
+
+	*writing = false;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if ((dir = opendir(path)) == NULL)
+		return errno == ENOENT ? ESRCH : errno;
+	while (!*writing && error == 0 && (e = readdir(dir)) != NULL) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		error = thread_writing(pid, e->d_name, in, out, writing);
+		/* a thread that ended meanwhile does nothing */
+		if (error == ESRCH)
+			error = 0;
+		else if (error == 0)
+			seen++;
+	}
+	closedir(dir);
+	return error != 0 ? error : seen > 0 ? 0 : ESRCH;
 }
 
 /* All of f, however long, with room for one more byte: its length. */

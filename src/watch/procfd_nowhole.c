@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026, the tach developers
  *
- * Where only Linux's /proc gives another process's byte count and command
- * line: elsewhere -d draws no whole copy, and says nothing of it.
+ * Where only Linux's /proc gives another process's byte counts, calls and
+ * command line: elsewhere -d draws no whole copy, and says nothing of it.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -12,10 +12,20 @@
 #include "tach/procfd.h"
 
 int
-procfd_read_bytes(pid_t pid, uint64_t *bytes)
+procfd_io(pid_t pid, uint64_t *read, uint64_t *written)
 {
 	(void)pid;
-	*bytes = 0;
+	*read = *written = 0;
+	return ENOSYS;
+}
+
+int
+procfd_writing(pid_t pid, int in, int out, bool *writing)
+{
+	(void)pid;
+	(void)in;
+	(void)out;
+	*writing = false;
 	return ENOSYS;
 }
 

@@ -2,8 +2,9 @@
  * SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026, the tach developers
  *
- * /proc's stat and fdinfo text, for -d on Linux.
+ * /proc's text, and a watched copy tool's command line, for -d.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -174,6 +175,47 @@ procparse_wchan(const char *wchan)
 	    strstr(wchan, "pipe_wait_writable") != NULL)
 		return PROCPARSE_PIPE_OUT;
 	return PROCPARSE_ELSEWHERE;
+}
+
+bool
+procparse_syscall(const char *text, enum procparse_call *call,
+    uint64_t arg[3])
+{
+	const char *p = text;
+	char *end;
+	unsigned long long v;
+	long nr;
+	int words;
+
+	if (strcmp(text, "running\n") == 0 || strcmp(text, "running") == 0) {
+		*call = PROCPARSE_RUNNING;
+		return true;
+	}
+	/* "NR ARG1 … ARG6 SP PC", or "-1 SP PC" outside a call */
+	if (*p != '-' && (*p < '0' || *p > '9'))
+		return false;
+	errno = 0;
+	nr = strtol(p, &end, 10);
+	if (end == p || errno != 0 || nr < -1)
+		return false;
+	words = nr < 0 ? 2 : 8;
+	for (int i = 0; i < words; i++) {
+		if (*end != ' ' || end[1] != '0' || end[2] != 'x')
+			return false;
+		p = end + 3;
+		if (!isxdigit((unsigned char)*p))
+			return false;
+		errno = 0;
+		v = strtoull(p, &end, 16);
+		if (end == p || errno != 0)
+			return false;
+		if (nr >= 0 && i < 3)
+			arg[i] = v;
+	}
+	if (*end != '\n' && *end != '\0')
+		return false;
+	*call = nr < 0 ? PROCPARSE_NO_CALL : PROCPARSE_IN_CALL;
+	return true;
 }
 
 /* The command's name, its path's last part. */

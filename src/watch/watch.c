@@ -65,6 +65,7 @@ struct watched {
 	bool			 still;		/* the offset did not move */
 	double			 moved_at;	/* when it last moved, or began */
 	bool			 growing;	/* its size grew at this sample */
+	bool			 grew_before;	/* at the sample before */
 	double			 seen_at;	/* its latest sample */
 	/*
 	 * Its process's bytes read just before that sample, where it was
@@ -93,7 +94,10 @@ struct proc {
 	int			 ended;		/* an enum end, once it ended */
 	struct whole		*whole;		/* its whole copy, or NULL */
 	uint64_t		 read;		/* its bytes read by any call, */
+	uint64_t		 written;	/* and written, */
 	double			 read_at;	/* read then (0: never) */
+	bool			 wrote;		/* since the look before, or
+					   may have (its count unread) */
 	char			 whole_note[48]; /* its last line's, or "" */
 	bool			 whole_final;	/* none to look for again */
 	double			 whole_at;	/* when last looked for */
@@ -342,18 +346,24 @@ find_whole(struct watch *ws, struct proc *p, double now)
 }
 
 /*
- * The bytes p has read by any call, now; the last count kept once it
- * cannot be read (its parent reaped it).
+ * The bytes p has read and written by any call, now; the last counts kept
+ * once they cannot be read (its parent reaped it).  Returns whether it
+ * wrote since the counts before, or may have.
  */
-static void
+static bool
 read_count(struct proc *p, double now)
 {
-	uint64_t read;
+	uint64_t read, written;
+	bool wrote;
 
-	if (procfd_read_bytes(p->pid, &read) != 0)
-		return;
+	if (procfd_io(p->pid, &read, &written) != 0)
+		return true;
+	/* at the first count, its files are new: none grew */
+	wrote = p->read_at > 0 && written != p->written;
 	p->read = read;
+	p->written = written;
 	p->read_at = now;
+	return wrote;
 }
 
 /* A sample of p's whole copy: its files closed, its bytes read. */
@@ -824,6 +834,7 @@ carry_on(struct watched *w, struct procfd_file *f, double now)
 			w->rates->last_count = 0;
 		}
 	}
+	w->grew_before = w->growing;
 	w->growing = f->size > w->file.size;
 	w->grown |= w->growing;
 	w->still = f->offset == w->file.offset;
@@ -843,13 +854,33 @@ carry_on(struct watched *w, struct procfd_file *f, double now)
 }
 
 /*
+ * Whether out's growth may be p's own doing, not another process's that
+ * shares the file (a log p inherited, as a test under ctest does): p
+ * wrote since the look before, or may have; or a thread of it may be
+ * writing to out now, or copying in to out in one call, which counts
+ * only when it returns.
+ */
+static bool
+grown_by(const struct proc *p, const struct watched *in,
+    const struct watched *out)
+{
+	bool writing;
+
+	if (p->wrote)
+		return true;
+	return procfd_writing(p->pid, in->file.fd, out->file.fd,
+	    &writing) != 0 || writing;
+}
+
+/*
  * GNU cp copies up to 2 GiB in one copy_file_range call, and its source's
  * offset moves only when the call returns.  A process with one file open
  * for reading only, standing still, and one file open for writing that
- * grows meanwhile (others open for writing, a log, nohup.out, a lock, do
- * not grow): the growing one's size, up to the input's, is how far the
- * input has got.  Two inputs, or two files growing, cannot be told
- * apart, and are not.
+ * grows meanwhile, by its doing (others open for writing, a log,
+ * nohup.out, a lock, do not grow): the growing one's size, up to the
+ * input's, is how far the input has got.  Two inputs, or two files
+ * growing, cannot be told apart, and are not.  A write's bytes show
+ * before its count does: growth seen at the look before counts too.
  */
 static void
 follow_output(struct proc *p)
@@ -860,7 +891,8 @@ follow_output(struct proc *p)
 
 	for (size_t j = 0; j < p->n; j++) {
 		/* a log, nohup.out or a lock open beside it does not grow */
-		if (p->files[j].file.writing && p->files[j].growing) {
+		if (p->files[j].file.writing && (p->files[j].growing ||
+		    p->files[j].grew_before)) {
 			out = &p->files[j];
 			outs++;
 		} else if (!p->files[j].file.writable) {
@@ -868,7 +900,8 @@ follow_output(struct proc *p)
 			ins++;
 		}
 	}
-	if (ins != 1 || outs != 1 || !in->still || in->file.size == 0)
+	if (ins != 1 || outs != 1 || !in->still || in->file.size == 0 ||
+	    !grown_by(p, in, out))
 		return;
 	by_out = out->file.size < in->file.size ? out->file.size :
 	    in->file.size;
@@ -1048,7 +1081,7 @@ sample_proc(struct watch *ws, struct proc *p, double now)
 
 	known = known_files(p, now, &was, &look);
 	/* before the listing: no more than it had read of what it lists */
-	read_count(p, now);
+	p->wrote = read_count(p, now);
 	/* the files it closed as it ended count too */
 	error = procfd_list(p->pid, p->fd, &known, &got, &n);
 	free(was);

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026, the tach developers
  *
- * libFuzzer harness for /proc's stat and fdinfo parsers (-d on Linux):
+ * libFuzzer harness for /proc's text parsers (-d on Linux):
  * another process's text, so anything may come.  A stat line accepted
  * has a ')' followed by a live state; an fdinfo accepted has a "pos:"
  * line whose number is the one returned.
@@ -21,7 +21,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = malloc(size + 1);
 	const char *paren, *p;
-	uint64_t started = 0, pos;
+	uint64_t started = 0, pos, arg[3];
+	enum procparse_call call;
 	int flags;
 	pid_t parent;
 	char state;
@@ -50,6 +51,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (procparse_cpu(text, &state, &started) && strrchr(text, ')') == NULL)
 		abort();
 	(void)procparse_wchan(text);
+	/* a call's text starts with its number, or says "running" */
+	if (procparse_syscall(text, &call, arg) && call != PROCPARSE_RUNNING &&
+	    (text[0] != '-' && (text[0] < '0' || text[0] > '9')))
+		abort();
 	/* environ's text: NUL-ended strings; the value lies within it */
 	if ((p = procparse_env(text, size + 1, "PWD")) != NULL &&
 	    (p < text + 4 || p > text + size || memcmp(p - 4, "PWD=", 4) != 0))

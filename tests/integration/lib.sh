@@ -233,9 +233,13 @@ snap() { screen "$@" >"$WORK/snap" && cat "$WORK/snap"; }
 # shows TEXT: the screen shows TEXT.
 shows() { screen | grep -qF -- "$1"; }
 # wait_for TEXT [SECONDS]: until the screen shows TEXT (60 s unless
-# told).  TEXT must not be in the typed command line itself.
+# told).  TEXT must not be in the typed command line itself.  When it
+# gives up, the screen is printed, so that a failure says what was shown.
 wait_for() {
-	wait_until "${2:-60}" shows "$1"
+	wait_until "${2:-60}" shows "$1" && return 0
+	echo "the screen instead:" >&2
+	screen | sed 's/^/| /' >&2
+	return 1
 }
 # changes TEXT [SECONDS]: the line showing TEXT changes from what it is now.
 line_of() { screen | grep -F -- "$1"; }

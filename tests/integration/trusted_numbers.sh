@@ -181,14 +181,14 @@ check "no files: said once" [ "$(grep -c 'has no regular file' "$WORK/err")" -eq
 # never shows the newcomer's files.  In a PID namespace of its own,
 # ns_last_pid makes the reuse happen at once; the watch is held stopped
 # meanwhile so that it cannot see the PID free.  Then again with every
-# start time the same (tests/sametick.c), as when the newcomer starts in
+# start time the same (tests/procshim.c), as when the newcomer starts in
 # the same clock tick: the start time cannot tell them apart there.
 cat >"$WORK/reuse.sh" <<'EOF'
 cd "$1" || exit 2
 rm -f json	# the last run's would say "grow" before this watch does
 sh -c 'exec 3<grow; exec sleep 600' & a=$!
 until ls -l /proc/$a/fd 2>/dev/null | grep -q grow; do sleep 0.05; done
-LD_PRELOAD=$2 "$TACH" -d $a --format json -i 0.05 2>json & w=$!
+LD_PRELOAD=$2 PROCSHIM=same-tick "$TACH" -d $a --format json -i 0.05 2>json & w=$!
 until grep -q grow json 2>/dev/null; do sleep 0.05; done
 sh "$3" $w $a
 kill $a; wait $a
@@ -217,8 +217,8 @@ reused() {
 if command -v unshare >/dev/null &&
     unshare --pid --fork --mount-proc true 2>/dev/null; then
 	reused "" ""
-	if [ -n "${SAMETICK:-}" ]; then
-		reused " in one tick" "$SAMETICK"
+	if [ -n "${PROCSHIM_LIB:-}" ]; then
+		reused " in one tick" "$PROCSHIM_LIB"
 	fi
 else
 	echo "skipped: PID reuse (no PID namespace: unshare needs root)" >&2

@@ -228,14 +228,17 @@ piped_reader() {
 	reader=$(cat "$WORK/rpid")
 }
 # cp_watched WHAT: the reader has a open to read and dst to write, as
-# cp has; a watcher started, which sees a at 0
+# cp has; a watcher started (with $watch_env in its environment), which
+# sees a at 0
+watch_env=
 cp_watched() {
 	say "open $WORK/a"
 	fda=$(answer)
 	say "create $WORK/dst"
 	fdd=$(answer)
 	rm -f "$WORK/json"
-	"$TACH" -d "$reader" --format json -i 0.05 2>"$WORK/json" 3>&- &
+	env $watch_env "$TACH" -d "$reader" --format json -i 0.05 \
+	    2>"$WORK/json" 3>&- &
 	watcher=$!
 	check "$1: the source seen at 0" \
 	    wait_until 60 seen "$WORK/json" "$fda" "$WORK/a" 0
@@ -265,6 +268,83 @@ check "…then where the growing output is" \
     wait_until 60 seen "$WORK/json" "$fda" "$WORK/a" 1000000
 exec 3>&-
 wait "$watcher"
+
+# The bytes a write adds show in the file before its count in
+# /proc/PID/io does: one look may see the output grown and nothing
+# written, the next the count and no growth.  tests/procshim.c makes
+# every count a look late: the growth is followed all the same.
+if [ -n "${PROCSHIM_LIB:-}" ]; then
+	piped_reader
+	watch_env="LD_PRELOAD=$PROCSHIM_LIB PROCSHIM=late-count"
+	cp_watched "cp's copy, its count a look late"
+	watch_env=
+	say "write $fdd 1000000"
+	check "…then where the output is" \
+	    wait_until 60 seen "$WORK/json" "$fda" "$WORK/a" 1000000
+	exec 3>&-
+	wait "$watcher"
+fi
+
+# An output another process grows, not the one watched (a log it
+# inherited: under ctest every test's processes hold ctest's own log
+# open for writing): the source stands where it is.  The reader waits
+# on its control pipe, in no call on the output, and writes nothing.
+piped_reader
+cp_watched "an output grown by another process"
+head -c 1000000 /dev/zero >>"$WORK/dst"
+# looks_past N: the source has had N+3 lines, three looks more
+looks_past() {
+	[ "$(grep -c "\"fd\":$fda,\"path\":\"$WORK/a\"" "$WORK/json")" -ge \
+	    $(($1 + 3)) ]
+}
+check "…looked at again" wait_until 60 looks_past \
+    "$(grep -c "\"fd\":$fda,\"path\":\"$WORK/a\"" "$WORK/json")"
+lacks "…the source still at 0" "$WORK/json" \
+    "\"fd\":$fda,\"path\":\"$WORK/a\",\"elapsed\":[0-9.]*,\"bytes\":[1-9]"
+exec 3>&-
+wait "$watcher"
+
+# A thread in one call copying a to dst (GNU cp's copy_file_range, or
+# sendfile), held at its entry by strace, dst grown by then: nothing
+# counted as written yet, as in a real copy until its call returns; the
+# growth is still the copy's.
+held_reader() {
+	rm -f "$WORK/ctl" "$WORK/ack" "$WORK/tracer" "$WORK/dst"
+	mkfifo "$WORK/ctl"
+	: >"$WORK/ack"
+	sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$WORK/tracer" \
+	    strace -qq -o /dev/null -e trace=copy_file_range,/^sendfile \
+	    -e inject=copy_file_range,/^sendfile:delay_enter=600000000 \
+	    "$HELPER" reader <"$WORK/ctl" | cat >"$WORK/ack" &
+	exec 3>"$WORK/ctl"
+	acks=0
+	say pid
+	reader=$(answer)
+}
+# held ARGS: the reader is in a call whose first arguments are ARGS
+held() { grep -q "^[0-9]* $1 " "/proc/$reader/syscall"; }
+if command -v strace >/dev/null; then
+	for call in copy sendfile; do
+		held_reader
+		cp_watched "$call held"
+		a=$(printf '%#x' "$fda") d=$(printf '%#x' "$fdd")
+		if [ $call = copy ]; then
+			echo "copy $fda $fdd 1000000" >&3
+			check "$call held: in its call" \
+			    wait_until 60 held "$a 0x[0-9a-f]* $d"
+		else
+			echo "sendfile $fdd $fda 1000000" >&3
+			check "$call held: in its call" \
+			    wait_until 60 held "$d $a"
+		fi
+		check "$call held: the source shown where the output is" \
+		    wait_until 60 seen "$WORK/json" "$fda" "$WORK/a" 1000000
+		# strace delays with fatal signals blocked; its death lets go
+		kill -KILL "$(cat "$WORK/tracer")"
+		exec 3>&-
+		wait "$watcher"
+	done
+fi
 
 # --once on such a copy: one look sees the source at 0; tach looks again
 # (a tenth of a second apart) until the destination grows, and shows the

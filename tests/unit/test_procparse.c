@@ -219,6 +219,42 @@ waits(void **state)
 	assert_int_equal(procparse_wchan("0"), PROCPARSE_ELSEWHERE);
 }
 
+static void
+calls(void **state)
+{
+	enum procparse_call call = PROCPARSE_RUNNING;
+	uint64_t arg[3] = { 9, 9, 9 };
+
+	(void)state;
+	/* read(0, buf, 4096), asleep: the first three arguments */
+	assert_true(procparse_syscall("0 0x0 0x7ffd5aa133d0 0x1000 0x0 0x0 "
+	    "0x0 0x7ffd5aa133b8 0x7f36e2e90503\n", &call, arg));
+	assert_int_equal(call, PROCPARSE_IN_CALL);
+	assert_true(arg[0] == 0 && arg[1] == 0x7ffd5aa133d0 && arg[2] == 4096);
+	/* copy_file_range(3, NULL, 4, …), no newline at the end */
+	assert_true(procparse_syscall("326 0x3 0x0 0x4 0x0 0x7fffc000 0x0 "
+	    "0x7ffe10 0x7f01", &call, arg));
+	assert_true(call == PROCPARSE_IN_CALL && arg[0] == 3 && arg[2] == 4);
+	assert_true(procparse_syscall("running\n", &call, arg));
+	assert_int_equal(call, PROCPARSE_RUNNING);
+	assert_true(procparse_syscall("-1 0x7ffe10 0x7f01\n", &call, arg));
+	assert_int_equal(call, PROCPARSE_NO_CALL);
+	/* not one: short, long, not hexadecimal, a bad number, empty */
+	assert_false(procparse_syscall("0 0x0 0x1 0x2\n", &call, arg));
+	assert_false(procparse_syscall("-1 0x1 0x2 0x3\n", &call, arg));
+	assert_false(procparse_syscall("0 0x0 0x1 0x2 0x3 0x4 0x5 0x6 7\n",
+	    &call, arg));
+	assert_false(procparse_syscall("0 0x0 0x1 0x2 0x3 0x4 0x5 0x6 0x\n",
+	    &call, arg));
+	assert_false(procparse_syscall("0 0x 1 0x1 0x2 0x3 0x4 0x5 0x6 0x7",
+	    &call, arg));
+	assert_false(procparse_syscall("-2 0x1 0x2\n", &call, arg));
+	assert_false(procparse_syscall("x 0x1 0x2\n", &call, arg));
+	assert_false(procparse_syscall(" -1 0x1 0x2\n", &call, arg));
+	assert_false(procparse_syscall("", &call, arg));
+	assert_false(procparse_syscall("runnin", &call, arg));
+}
+
 int
 main(void)
 {
@@ -232,6 +268,7 @@ main(void)
 		cmocka_unit_test(environment),
 		cmocka_unit_test(cpu),
 		cmocka_unit_test(waits),
+		cmocka_unit_test(calls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
