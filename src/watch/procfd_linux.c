@@ -326,7 +326,7 @@ thread_writing(pid_t pid, const char *tid, int in, int out, bool *writing)
 		return error;
 	if (!procparse_syscall(text, &call, arg))
 		return EINVAL;
-	/* write(out, …) and sendfile(out, in, …); copy_file_range(in, _, out) */
+	/* write(out, …), sendfile(out, in, …); copy_file_range(in, _, out) */
 	*writing = call == PROCPARSE_RUNNING || (call == PROCPARSE_IN_CALL &&
 	    (arg[0] == (uint64_t)out ||
 	    (arg[0] == (uint64_t)in && arg[2] == (uint64_t)out)));
