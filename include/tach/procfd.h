@@ -175,6 +175,14 @@ void			*procfd_room(void *array, size_t n, size_t *room,
 int			 procfd_each(bool own, int (*visit)(pid_t, void *),
 			    void *arg);
 /*
+ * Linux: visit(pid, number, arg) for each entry of /proc/PID/what named
+ * by a number (what "fd": a descriptor; "task": a thread), until one
+ * returns other than 0: that, or 0, or ESRCH if pid is gone, or
+ * opendir's errno.
+ */
+int			 procfd_entries(pid_t pid, const char *what,
+			    int (*visit)(pid_t, long, void *), void *arg);
+/*
  * Linux: a small /proc file's text, NUL-ended, in one read (the kernel
  * gives such a file whole; stdio would add a stat and a second read): 0,
  * ESRCH when it is gone, or an errno.

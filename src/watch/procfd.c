@@ -137,17 +137,14 @@ procfd_match(struct procfd_named **found, size_t *n, size_t *room,
 		if (strcmp(comm, names[i]) != 0 && (len != cut ||
 		    strlen(names[i]) <= cut || strncmp(comm, names[i], cut) != 0))
 			continue;
-		if (*n == *room) {
-			*room = *room ? *room * 2 : 16;
-			if ((more = reallocarray(*found, *room,
-			    sizeof(**found))) == NULL) {
-				free(*found);
-				*found = NULL;
-				*n = *room = 0;
-				return ENOMEM;
-			}
-			*found = more;
+		if ((more = procfd_room(*found, *n, room,
+		    sizeof(**found))) == NULL) {
+			free(*found);
+			*found = NULL;
+			*n = *room = 0;
+			return ENOMEM;
 		}
+		*found = more;
 		(*found)[*n].pid = pid;
 		snprintf((*found)[*n].name, sizeof((*found)[*n].name), "%s",
 		    names[i]);

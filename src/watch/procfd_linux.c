@@ -200,15 +200,63 @@ entry_number(const struct dirent *e)
 	    -1 : num;
 }
 
+/*
+ * visit(pid, number, arg) for each entry of path named by a number, until
+ * one returns other than 0: that, or 0; -1 if path cannot be opened.
+ */
+static int
+numbered(const char *path, pid_t pid, int (*visit)(pid_t, long, void *),
+    void *arg)
+{
+	struct dirent *e;
+	DIR *dir;
+	long num;
+	int error = 0;
+
+	if ((dir = opendir(path)) == NULL)
+		return -1;
+	while (error == 0 && (e = readdir(dir)) != NULL)
+		if ((num = entry_number(e)) != -1)
+			error = visit(pid, num, arg);
+	closedir(dir);
+	return error;
+}
+
+int
+procfd_entries(pid_t pid, const char *what,
+    int (*visit)(pid_t, long, void *), void *arg)
+{
+	char path[64];
+	int error;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, what);
+	if ((error = numbered(path, pid, visit, arg)) == -1)
+		return errno == ENOENT ? ESRCH : errno;
+	return error;
+}
+
+/* A listing's files so far, as procfd_list gives them. */
+struct listing {
+	const struct procfd_known *known;
+	struct procfd_file	**files;
+	size_t			 *n, room;
+};
+
+/* pid's fd added to the listing, unless it is to be passed over. */
+static int
+listed(pid_t pid, long fd, void *arg)
+{
+	struct listing *l = arg;
+	int error = add(pid, (int)fd, l->known, l->files, l->n, &l->room);
+
+	return procfd_skip(error) ? 0 : error;
+}
+
 int
 procfd_list(pid_t pid, int fd, const struct procfd_known *known,
     struct procfd_file **files, size_t *n)
 {
-	char path[64];
-	struct dirent *e;
-	size_t room = 0;
-	DIR *dir;
-	long num;
+	struct listing l = { known, files, n, 0 };
 	int error;
 
 	*files = NULL;
@@ -217,32 +265,17 @@ procfd_list(pid_t pid, int fd, const struct procfd_known *known,
 		return error;
 	if (fd >= 0) {
 		/* one descriptor: looked at in full, for its closing */
-		error = add(pid, fd, NULL, files, n, &room);
+		error = add(pid, fd, NULL, files, n, &l.room);
 		/* a process that exits takes its descriptors along */
 		if (error == EBADF && procfd_started(pid, NULL) != 0)
 			error = ESRCH;
 		return procfd_end(files, n, error);
 	}
 	if (known != NULL && !known->relist) {
-		for (size_t i = 0; i < known->n && error == 0; i++) {
-			error = add(pid, known->files[i].fd, known, files, n,
-			    &room);
-			if (procfd_skip(error))
-				error = 0;
-		}
-	} else {
-		snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
-		if ((dir = opendir(path)) == NULL)
-			return errno == ENOENT ? ESRCH : errno;
-		while (error == 0 && (e = readdir(dir)) != NULL) {
-			if ((num = entry_number(e)) == -1)
-				continue;
-			error = add(pid, (int)num, known, files, n, &room);
-			if (procfd_skip(error))
-				error = 0;
-		}
-		closedir(dir);
-	}
+		for (size_t i = 0; i < known->n && error == 0; i++)
+			error = listed(pid, known->files[i].fd, &l);
+	} else
+		error = procfd_entries(pid, "fd", listed, &l);
 	/* files missing because the process is exiting were not closed */
 	if (error == 0)
 		error = procfd_started(pid, NULL);
@@ -311,52 +344,48 @@ procfd_io(pid_t pid, uint64_t *read, uint64_t *written)
 	    procparse_io(buf, read, written) ? 0 : EINVAL;
 }
 
-/* Whether one thread may be writing to out: 0, or an errno. */
+/* The descriptors procfd_writing asks about, and what its threads tell. */
+struct writer {
+	int			 in, out;
+	bool			 writing;
+	int			 seen;
+};
+
+/* Whether thread tid may be writing to out: 0, or an errno. */
 static int
-thread_writing(pid_t pid, const char *tid, int in, int out, bool *writing)
+thread_writing(pid_t pid, long tid, void *arg)
 {
-	char path[320], text[256];
+	struct writer *w = arg;
+	char path[96], text[256];
 	enum procparse_call call;
-	uint64_t arg[3];
+	uint64_t fd[3];
 	int error;
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%s/syscall", (int)pid,
+	if (w->writing)
+		return 0;	/* one thread is enough */
+	snprintf(path, sizeof(path), "/proc/%d/task/%ld/syscall", (int)pid,
 	    tid);
+	/* a thread that ended meanwhile does nothing */
 	if ((error = procfd_text(path, text, sizeof(text))) != 0)
-		return error;
-	if (!procparse_syscall(text, &call, arg))
+		return error == ESRCH ? 0 : error;
+	if (!procparse_syscall(text, &call, fd))
 		return EINVAL;
+	w->seen++;
 	/* write(out, …), sendfile(out, in, …); copy_file_range(in, _, out) */
-	*writing = call == PROCPARSE_RUNNING || (call == PROCPARSE_IN_CALL &&
-	    (arg[0] == (uint64_t)out ||
-	    (arg[0] == (uint64_t)in && arg[2] == (uint64_t)out)));
+	w->writing = call == PROCPARSE_RUNNING || (call == PROCPARSE_IN_CALL &&
+	    (fd[0] == (uint64_t)w->out ||
+	    (fd[0] == (uint64_t)w->in && fd[2] == (uint64_t)w->out)));
 	return 0;
 }
 
 int
 procfd_writing(pid_t pid, int in, int out, bool *writing)
 {
-	char path[64];
-	struct dirent *e;
-	DIR *dir;
-	int error = 0, seen = 0;
+	struct writer w = { in, out, false, 0 };
+	int error = procfd_entries(pid, "task", thread_writing, &w);
 
-	*writing = false;
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	if ((dir = opendir(path)) == NULL)
-		return errno == ENOENT ? ESRCH : errno;
-	while (!*writing && error == 0 && (e = readdir(dir)) != NULL) {
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		error = thread_writing(pid, e->d_name, in, out, writing);
-		/* a thread that ended meanwhile does nothing */
-		if (error == ESRCH)
-			error = 0;
-		else if (error == 0)
-			seen++;
-	}
-	closedir(dir);
-	return error != 0 ? error : seen > 0 ? 0 : ESRCH;
+	*writing = w.writing;
+	return error != 0 ? error : w.seen > 0 ? 0 : ESRCH;
 }
 
 /* All of f, however long, with room for one more byte: its length. */
@@ -475,28 +504,36 @@ procfd_parent(pid_t pid, pid_t *parent)
 	return error != 0 ? error : procparse_parent(buf, parent) ? 0 : ESRCH;
 }
 
+/* What procfd_each asks: whose processes, and what to do with each. */
+struct each {
+	bool			 own;
+	int			(*visit)(pid_t, void *);
+	void			*arg;
+};
+
+static int
+each_one(pid_t self, long pid, void *arg)
+{
+	struct each *e = arg;
+	char path[64];
+	struct stat sb;
+
+	if (pid == 0 || pid == (long)self)
+		return 0;
+	/* own: another user's processes are never followed */
+	snprintf(path, sizeof(path), "/proc/%ld", pid);
+	if (e->own && (stat(path, &sb) != 0 || sb.st_uid != getuid()))
+		return 0;
+	return e->visit((pid_t)pid, e->arg);
+}
+
 int
 procfd_each(bool own, int (*visit)(pid_t, void *), void *arg)
 {
-	char path[64];
-	struct dirent *e;
-	struct stat sb;
-	DIR *dir;
-	long num;
-	int error = 0;
+	struct each e = { own, visit, arg };
+	int error = numbered("/proc", getpid(), each_one, &e);
 
-	if ((dir = opendir("/proc")) == NULL)
-		return errno;
-	while (error == 0 && (e = readdir(dir)) != NULL) {
-		if ((num = entry_number(e)) <= 0 || num == (long)getpid())
-			continue;
-		/* own: another user's processes are never followed */
-		snprintf(path, sizeof(path), "/proc/%ld", num);
-		if (!own || (stat(path, &sb) == 0 && sb.st_uid == getuid()))
-			error = visit((pid_t)num, arg);
-	}
-	closedir(dir);
-	return error;
+	return error == -1 ? errno : error;
 }
 
 /* The file asked about, and its holders so far. */
@@ -506,40 +543,33 @@ struct holders {
 	size_t			 n, room;
 };
 
-/* pid's descriptors open to the file, added to the holders. */
+/* pid's fd, if it is open to the file, added to the holders. */
+static int
+held_fd(pid_t pid, long fd, void *arg)
+{
+	struct holders *h = arg;
+	char path[64];
+	struct procfd_held *more;
+	struct stat sb;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%ld", (int)pid, fd);
+	/* through the link: the file's own, nothing opened */
+	if (stat(path, &sb) != 0 || (uint64_t)sb.st_dev != h->dev ||
+	    (uint64_t)sb.st_ino != h->ino)
+		return 0;
+	if ((more = procfd_room(h->found, h->n, &h->room,
+	    sizeof(*more))) == NULL)
+		return ENOMEM;
+	h->found = more;
+	h->found[h->n++] = (struct procfd_held){ pid, (int)fd };
+	return 0;
+}
+
+/* pid's descriptors open to the file; one gone, or closed to us, has none. */
 static int
 held_by(pid_t pid, void *arg)
 {
-	struct holders *h = arg;
-	char path[320];
-	struct procfd_held *more;
-	struct dirent *e;
-	struct stat sb;
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
-	if ((dir = opendir(path)) == NULL)
-		return 0;	/* gone, or not to be looked at */
-	while ((e = readdir(dir)) != NULL) {
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/fd/%s", (int)pid,
-		    e->d_name);
-		/* through the link: the file's own, nothing opened */
-		if (stat(path, &sb) != 0 || (uint64_t)sb.st_dev != h->dev ||
-		    (uint64_t)sb.st_ino != h->ino)
-			continue;
-		if ((more = procfd_room(h->found, h->n, &h->room,
-		    sizeof(*more))) == NULL) {
-			closedir(dir);
-			return ENOMEM;
-		}
-		h->found = more;
-		h->found[h->n++] = (struct procfd_held){ pid,
-		    atoi(e->d_name) };
-	}
-	closedir(dir);
-	return 0;
+	return procfd_entries(pid, "fd", held_fd, arg) == ENOMEM ? ENOMEM : 0;
 }
 
 int

@@ -8,7 +8,6 @@
  */
 #include <sys/stat.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -37,52 +36,51 @@ struct pipes {
 	size_t			 n, room;
 };
 
-/* pid's ends of the pipes asked about, added to them. */
+/* pid's fd, if it is an end of a pipe asked about, added to them. */
 static int
-pipes_of(pid_t pid, void *arg)
+pipe_end(pid_t pid, long fd, void *arg)
 {
 	struct pipes *p = arg;
 	char path[96], link[64], info[512];
 	struct procpipe_end *more;
-	struct dirent *e;
 	unsigned long long ino;
 	uint64_t pos;
 	ssize_t len;
-	DIR *dir;
-	int flags, fd;
+	int flags;
 
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
-	if ((dir = opendir(path)) == NULL)
-		return p->npipes > 0 ? 0 : errno == ENOENT ? ESRCH : errno;
-	while ((e = readdir(dir)) != NULL) {
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		fd = atoi(e->d_name);
-		snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)pid, fd);
-		if ((len = readlink(path, link, sizeof(link) - 1)) <= 0)
-			continue;
-		link[len] = '\0';
-		if (sscanf(link, "pipe:[%llu]", &ino) != 1)
-			continue;
-		if (p->npipes > 0 && bsearch(&(uint64_t){ ino }, p->pipes,
-		    p->npipes, sizeof(*p->pipes), by_pipe) == NULL)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", (int)pid,
-		    fd);
-		if (procfd_text(path, info, sizeof(info)) != 0 ||
-		    !procparse_fdinfo(info, &pos, &flags))
-			continue;
-		if ((more = procfd_room(p->ends, p->n, &p->room,
-		    sizeof(*more))) == NULL) {
-			closedir(dir);
-			return ENOMEM;
-		}
-		p->ends = more;
-		p->ends[p->n++] = (struct procpipe_end){ pid, fd, ino,
-		    (flags & O_ACCMODE) == O_WRONLY };
-	}
-	closedir(dir);
+	snprintf(path, sizeof(path), "/proc/%d/fd/%ld", (int)pid, fd);
+	if ((len = readlink(path, link, sizeof(link) - 1)) <= 0)
+		return 0;
+	link[len] = '\0';
+	if (sscanf(link, "pipe:[%llu]", &ino) != 1)
+		return 0;
+	if (p->npipes > 0 && bsearch(&(uint64_t){ ino }, p->pipes,
+	    p->npipes, sizeof(*p->pipes), by_pipe) == NULL)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%ld", (int)pid, fd);
+	if (procfd_text(path, info, sizeof(info)) != 0 ||
+	    !procparse_fdinfo(info, &pos, &flags))
+		return 0;
+	if ((more = procfd_room(p->ends, p->n, &p->room,
+	    sizeof(*more))) == NULL)
+		return ENOMEM;
+	p->ends = more;
+	p->ends[p->n++] = (struct procpipe_end){ pid, (int)fd, ino,
+	    (flags & O_ACCMODE) == O_WRONLY };
 	return 0;
+}
+
+/*
+ * pid's ends of the pipes asked about, added to them; when every process
+ * is asked, one gone or closed to us has none.
+ */
+static int
+pipes_of(pid_t pid, void *arg)
+{
+	struct pipes *p = arg;
+	int error = procfd_entries(pid, "fd", pipe_end, p);
+
+	return p->npipes > 0 && error != ENOMEM ? 0 : error;
 }
 
 int
@@ -103,28 +101,29 @@ procpipe_ends(pid_t pid, const uint64_t *pipes, size_t npipes,
 	return error;
 }
 
-/* One thread's state and wait, counted into look. */
-static void
-thread_look(pid_t pid, const char *tid, struct procpipe_look *look)
+/* One thread's state and wait, counted into look; one gone counts not. */
+static int
+thread_look(pid_t pid, long tid, void *arg)
 {
-	char path[320], text[1024], wchan[64];
+	struct procpipe_look *look = arg;
+	char path[96], text[1024], wchan[64];
 	uint64_t ticks;
 	char state;
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid, tid);
+	snprintf(path, sizeof(path), "/proc/%d/task/%ld/stat", (int)pid, tid);
 	if (procfd_text(path, text, sizeof(text)) != 0 ||
 	    !procparse_cpu(text, &state, &ticks))
-		return;
+		return 0;
 	look->threads++;
 	if (state == 'R')
 		look->running++;
 	else if (state == 'D')
 		look->disk++;
 	else if (state == 'S') {
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/wchan",
+		snprintf(path, sizeof(path), "/proc/%d/task/%ld/wchan",
 		    (int)pid, tid);
 		if (procfd_text(path, wchan, sizeof(wchan)) != 0)
-			return;
+			return 0;
 		switch (procparse_wchan(wchan)) {
 		case PROCPARSE_PIPE_IN:
 			look->pipe_in++;
@@ -136,6 +135,7 @@ thread_look(pid_t pid, const char *tid, struct procpipe_look *look)
 			break;
 		}
 	}
+	return 0;
 }
 
 int
@@ -143,8 +143,6 @@ procpipe_look(pid_t pid, struct procpipe_look *look)
 {
 	char path[64], text[1024];
 	const char *open, *close;
-	struct dirent *e;
-	DIR *dir;
 	char state;
 	int error;
 
@@ -165,13 +163,8 @@ procpipe_look(pid_t pid, struct procpipe_look *look)
 		return error;
 	if (!procparse_io(text, &look->read, &look->written))
 		return EINVAL;
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	if ((dir = opendir(path)) == NULL)
-		return errno == ENOENT ? ESRCH : errno;
-	while ((e = readdir(dir)) != NULL)
-		if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
-			thread_look(pid, e->d_name, look);
-	closedir(dir);
+	if ((error = procfd_entries(pid, "task", thread_look, look)) != 0)
+		return error;
 	return look->threads > 0 ? 0 : ESRCH;
 }
 

@@ -181,6 +181,26 @@ named(const struct proc *p)
 	    p->command : NULL;
 }
 
+/* A line of the watch's from src: each is a file's, as of one look or many. */
+static void
+watch_line(const struct watch *ws, const struct line_source *src,
+    double *rate_max, struct render_state *s)
+{
+	line_state(src, rate_max, s);
+	s->one_look = ws->cfg->once;
+	s->whose_file = true;
+	s->wall = ws->wall;
+}
+
+/* *label made anew from text, with -N and -p as every line has them. */
+static const char *
+relabel(const struct watch *ws, char **label, const char *text)
+{
+	free(*label);
+	*label = report_label(ws->cfg->look.name, text, ws->cfg->look.prefix);
+	return *label;
+}
+
 static void
 file_state(const struct watch *ws, struct watched *w, double now, bool final,
     struct render_state *s)
@@ -196,18 +216,15 @@ file_state(const struct watch *ws, struct watched *w, double now, bool final,
 	    .final = final, .phase = ws->phase, .prefix = w->label,
 	    .name = ws->cfg->look.name };
 
-	line_state(&src, &w->rate_max, s);
+	watch_line(ws, &src, &w->rate_max, s);
 	if (w->meter == NULL)
 		s->stalled = w->seen_at - w->since >= METER_STALL;
-	s->one_look = ws->cfg->once;
-	s->whose_file = true;
 	if (final && w->note[0] != '\0')
 		s->note = w->note;
 	/* written to a disk, or a file on one: what the disk says it has */
 	else if (line_disk_note(&w->disk, ws->cfg->look.unit, w->device,
 	    sizeof(w->device)))
 		s->note = w->device;
-	s->wall = ws->wall;
 }
 
 /*
@@ -261,14 +278,8 @@ whole_state(const struct watch *ws, struct proc *p, double now, bool final,
 		    w->root, files);
 	else
 		snprintf(text, sizeof(text), "all of %s%s", w->root, files);
-	free(p->whole_label);
-	p->whole_label = report_label(ws->cfg->look.name, text,
-	    ws->cfg->look.prefix);
-	src.prefix = p->whole_label;
-	line_state(&src, &p->whole_rate_max, s);
-	s->one_look = ws->cfg->once;
-	s->whose_file = true;
-	s->wall = ws->wall;
+	src.prefix = relabel(ws, &p->whole_label, text);
+	watch_line(ws, &src, &p->whole_rate_max, s);
 	if (final && whole_age(p, now) > 0) {
 		snprintf(p->whole_note, sizeof(p->whole_note), "as seen %.2f s "
 		    "before the end", whole_age(p, now));
@@ -454,14 +465,8 @@ feed_state(const struct watch *ws, struct proc *p, double now, bool final,
 	else
 		snprintf(text, sizeof(text), "stdin from %d: %s",
 		    (int)p->feed_head, p->feed_path);
-	free(p->feed_label);
-	p->feed_label = report_label(ws->cfg->look.name, text,
-	    ws->cfg->look.prefix);
-	src.prefix = p->feed_label;
-	line_state(&src, &p->feed_rate_max, s);
-	s->one_look = ws->cfg->once;
-	s->whose_file = true;
-	s->wall = ws->wall;
+	src.prefix = relabel(ws, &p->feed_label, text);
+	watch_line(ws, &src, &p->feed_rate_max, s);
 }
 
 /* "fd N (path)", and the process by name: which file a message is about. */
@@ -600,47 +605,49 @@ emit_file(struct watch *ws, struct proc *p, struct watched *w, double now,
 	emit_line(ws, p, &l, end);
 }
 
-/* The whole copy's -n and JSON output, at a tick or at its end. */
+/* A line that is not one file's: one of p's copy, fd its own or -1. */
 static void
-emit_whole(struct watch *ws, struct proc *p, double now, enum end end)
+copy_line(struct report_line *l, int fd, const char *path)
 {
-	struct report_line l;
-
-	if (p->whole == NULL || now - ws->origin < ws->cfg->delay)
-		return;
-	memset(&l, 0, sizeof(l));
-	whole_state(ws, p, now, end != END_NONE, &l.state);
-	l.size_known = true;
-	l.fd = -1;
-	l.path = p->whole->root;
-	l.numeric_fd = true;
-	l.sample_age = end != END_NONE && whole_age(p, now) > 0 ?
-	    whole_age(p, now) : -1;
-	l.whole = true;
-	l.files = p->whole->files < p->whole->tree.files ? p->whole->files :
-	    p->whole->tree.files;
-	l.files_known = p->whole->files_known && !ws->cfg->once;
-	l.files_total = p->whole->tree.files;
-	emit_line(ws, p, &l, end);
+	memset(l, 0, sizeof(*l));
+	l->size_known = true;
+	l->fd = fd;
+	l->path = path;
+	l->numeric_fd = true;
 }
 
-/* The feed's -n and JSON output: its file's, fd 0 the pipe's end. */
+/*
+ * p's copy's -n and JSON output, at a tick or at its end: the whole tree's
+ * line, and the feed's (its file's, fd 0 the pipe's end).
+ */
 static void
-emit_feed(struct watch *ws, struct proc *p, double now, enum end end)
+emit_copy(struct watch *ws, struct proc *p, double now, enum end end)
 {
 	struct report_line l;
+	bool final = end != END_NONE;
 
-	if (p->feed_path == NULL || now - ws->origin < ws->cfg->delay)
+	if (now - ws->origin < ws->cfg->delay ||
+	    (!ws->cfg->look.numeric && !ws->cfg->look.json))
 		return;
-	memset(&l, 0, sizeof(l));
-	feed_state(ws, p, now, end != END_NONE, &l.state);
-	l.size_known = true;
-	l.fd = 0;
-	l.path = p->feed_path;
-	l.fed_by = (long)p->feed_head;
-	l.numeric_fd = true;
-	l.sample_age = -1;
-	emit_line(ws, p, &l, end);
+	if (p->whole != NULL) {
+		copy_line(&l, -1, p->whole->root);
+		whole_state(ws, p, now, final, &l.state);
+		l.sample_age = final && whole_age(p, now) > 0 ?
+		    whole_age(p, now) : -1;
+		l.whole = true;
+		l.files = p->whole->files < p->whole->tree.files ?
+		    p->whole->files : p->whole->tree.files;
+		l.files_known = p->whole->files_known && !ws->cfg->once;
+		l.files_total = p->whole->tree.files;
+		emit_line(ws, p, &l, end);
+	}
+	if (p->feed_path != NULL) {
+		copy_line(&l, 0, p->feed_path);
+		feed_state(ws, p, now, final, &l.state);
+		l.fed_by = (long)p->feed_head;
+		l.sample_age = -1;
+		emit_line(ws, p, &l, end);
+	}
 }
 
 /*
@@ -1156,8 +1163,7 @@ drop(struct watch *ws, size_t i, double now, enum end end)
 {
 	struct proc *p = &ws->procs[i];
 
-	emit_whole(ws, p, now, end);
-	emit_feed(ws, p, now, end);
+	emit_copy(ws, p, now, end);
 	/* each in its order, none moved: a process with many files ends
 	   at once */
 	for (size_t j = 0; j < p->n; j++)
@@ -1436,8 +1442,7 @@ frame(struct watch *ws, double now)
 	for (size_t i = 0; i < ws->nprocs; i++) {
 		struct proc *p = &ws->procs[i];
 
-		emit_whole(ws, p, now, END_NONE);
-		emit_feed(ws, p, now, END_NONE);
+		emit_copy(ws, p, now, END_NONE);
 		for (size_t j = 0; j < p->n; j++)
 			emit_file(ws, p, &p->files[j], now, END_NONE);
 	}
@@ -1688,8 +1693,7 @@ look_once(struct watch *ws)
 		report_errx(1, "-d: nothing to show: no regular file or disk "
 		    "is open in the processes watched");
 	for (size_t i = 0; i < ws->nprocs; i++) {
-		emit_whole(ws, &ws->procs[i], now, END_NONE);
-		emit_feed(ws, &ws->procs[i], now, END_NONE);
+		emit_copy(ws, &ws->procs[i], now, END_NONE);
 		for (size_t j = 0; j < ws->procs[i].n; j++)
 			emit_file(ws, &ws->procs[i], &ws->procs[i].files[j],
 			    now, END_NONE);
