@@ -93,78 +93,57 @@ report_messages_json(bool json)
 	json_messages = json;
 }
 
+/* Each of the family hands fmt and what follows it to vmessage. */
+#define REPORT_VA(fmt, code, note) do {			\
+	va_list ap;						\
+								\
+	va_start(ap, fmt);					\
+	vmessage((code), (note), fmt, ap);			\
+	va_end(ap);						\
+} while (0)
+
 void
 report_warn(const char *fmt, ...)
 {
-	int code = errno;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage(code, false, fmt, ap);
-	va_end(ap);
+	REPORT_VA(fmt, errno, false);
 }
 
 void
 report_warnx(const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage(NO_CODE, false, fmt, ap);
-	va_end(ap);
+	REPORT_VA(fmt, NO_CODE, false);
 }
 
 void
 report_info(const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage(NO_CODE, true, fmt, ap);
-	va_end(ap);
+	REPORT_VA(fmt, NO_CODE, true);
 }
 
 void
 report_warnc(int code, const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage(code, false, fmt, ap);
-	va_end(ap);
+	REPORT_VA(fmt, code, false);
 }
 
 void
 report_err(int eval, const char *fmt, ...)
 {
-	int code = errno;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage(code, false, fmt, ap);
-	va_end(ap);
+	REPORT_VA(fmt, errno, false);
 	exit(eval);
 }
 
 void
 report_errx(int eval, const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage(NO_CODE, false, fmt, ap);
-	va_end(ap);
+	REPORT_VA(fmt, NO_CODE, false);
 	exit(eval);
 }
 
 void
 report_errc(int eval, int code, const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage(code, false, fmt, ap);
-	va_end(ap);
+	REPORT_VA(fmt, code, false);
 	exit(eval);
 }
 

@@ -882,6 +882,9 @@ static void
 token_number(const struct render_state *s, bool size_known, enum token t,
     char *buf, size_t len)
 {
+	unsigned per_byte = s->unit == RENDER_BITS ? 8 : 1;
+
+	snprintf(buf, len, "-");
 	switch (t) {
 	case T_BAR:
 		/* 100 only once the size is reached; no size: the amount */
@@ -901,31 +904,24 @@ token_number(const struct render_state *s, bool size_known, enum token t,
 		    (t == T_ETA || s->wall > 0))
 			snprintf(buf, len, "%.0f", ceil(s->eta) +
 			    (t == T_FINETA ? floor(s->wall) : 0));
-		else
-			snprintf(buf, len, "-");
 		break;
 	case T_RATE:
 	case T_AVERAGE:
 	case T_RATE_IN:
 	case T_RATE_OUT:
-		snprintf(buf, len, "%.1f", rate_of(s, t) *
-		    (s->unit == RENDER_BITS ? 8 : 1));
+		snprintf(buf, len, "%.1f", rate_of(s, t) * per_byte);
 		break;
 	case T_BYTES:
-		snprintf(buf, len, "%llu", (unsigned long long)s->count *
-		    (s->unit == RENDER_BITS ? 8 : 1));
+		snprintf(buf, len, "%llu",
+		    (unsigned long long)s->count * per_byte);
 		break;
 	case T_BUFFER:
 		if (s->waiting >= 0)
 			snprintf(buf, len, "%d", s->waiting);
-		else
-			snprintf(buf, len, "-");
 		break;
 	case T_RATIO:
 		if (s->ratio_known)
 			snprintf(buf, len, "%.6f", s->ratio);
-		else
-			snprintf(buf, len, "-");
 		break;
 	default:
 		token_text(s, t, buf, len);

@@ -871,10 +871,13 @@ numeric_fields(void **state)
 	s.wall = 1800000000.7;
 	s.waiting = 37;
 	s.name = "img";
-	len = render_numeric(&s, true, "%t %b %p %r %a %e %I %T %N %%",
-	    false, line, sizeof(line));
-	assert_string_equal(line,
-	    "12.3457 500 50 1048576.0 524288.0 10 1800000010 37 img %");
+	s.ratio_known = true;
+	s.ratio = 0.25;
+	len = render_numeric(&s, true,
+	    "%t %b %p %r %a %e %I %T %N %{ratio} %%", false, line,
+	    sizeof(line));
+	assert_string_equal(line, "12.3457 500 50 1048576.0 524288.0 10 "
+	    "1800000010 37 img 0.250000 %");
 	assert_int_equal(len, strlen(line));
 	/* the long names are the same fields */
 	render_numeric(&s, true, "%{bytes}/%{progress}", false, line,
@@ -883,8 +886,10 @@ numeric_fields(void **state)
 	/* what is not known yet, and the closing line's time left */
 	s.eta = -1;
 	s.waiting = -1;
-	render_numeric(&s, true, "%e %I %T", false, line, sizeof(line));
-	assert_string_equal(line, "- - -");
+	s.ratio_known = false;
+	render_numeric(&s, true, "%e %I %T %{ratio}", false, line,
+	    sizeof(line));
+	assert_string_equal(line, "- - - -");
 	s.eta = 5;
 	s.final = true;
 	render_numeric(&s, true, "%e", false, line, sizeof(line));
